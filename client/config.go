@@ -1,0 +1,116 @@
+package client
+
+import (
+	"crypto/sha256"
+	_ "embed"
+	"encoding/hex"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+
+	"github.com/tmx-sh/tmx/tmxerr"
+)
+
+//go:embed assets/minimal.conf
+var minimalConf string
+
+// MinimalConfig returns the configuration a server tmx starts reads when
+// TMX_TMUX_CONFIG is not set.
+func MinimalConfig() string { return minimalConf }
+
+// Provenance values of the @tmx_provenance server option.
+const (
+	provenanceMinimal = "tmx-minimal"
+	provenanceConfig  = "tmx-config"
+)
+
+// configFile writes the configuration file for a server tmx starts and
+// returns its path. It is the embedded minimal configuration, or a file that
+// sources TMX_TMUX_CONFIG; either stamps @tmx_provenance. The file lives in
+// a private directory ($XDG_RUNTIME_DIR/tmx, else $TMPDIR/tmx-UID, mode
+// 0700, owned by this user) and is named by its content's hash.
+func (c *Client) configFile() (string, error) {
+	content, err := c.configContent()
+	if err != nil {
+		return "", err
+	}
+	dir, err := privateDir(c.getenv)
+	if err != nil {
+		return "", err
+	}
+	sum := sha256.Sum256([]byte(content))
+	path := filepath.Join(dir, "tmux-"+hex.EncodeToString(sum[:8])+".conf")
+	if b, err := os.ReadFile(path); err == nil && string(b) == content {
+		return path, nil
+	}
+	tmp, err := os.CreateTemp(dir, ".tmux-*.conf")
+	if err != nil {
+		return "", configErr(err, "cannot write the tmux configuration in %s: %v", dir, err)
+	}
+	_, werr := tmp.WriteString(content)
+	cerr := tmp.Close()
+	if werr != nil || cerr != nil {
+		os.Remove(tmp.Name())
+		return "", configErr(err, "cannot write the tmux configuration in %s", dir)
+	}
+	if err := os.Rename(tmp.Name(), path); err != nil {
+		os.Remove(tmp.Name())
+		return "", configErr(err, "cannot write the tmux configuration %s: %v", path, err)
+	}
+	return path, nil
+}
+
+func (c *Client) configContent() (string, error) {
+	user := c.getenv("TMX_TMUX_CONFIG")
+	if user == "" {
+		return minimalConf + "\nset -s @tmx_provenance " + provenanceMinimal + "\n", nil
+	}
+	if !filepath.IsAbs(user) {
+		return "", tmxerr.Errorf(tmxerr.ConfigError, "TMX_TMUX_CONFIG=%q is not an absolute path", user).
+			WithHint("give an absolute path, or unset it to use tmx's minimal configuration")
+	}
+	if hasControl(user) || strings.ContainsAny(user, "'*?[") {
+		return "", tmxerr.Errorf(tmxerr.ConfigError, "TMX_TMUX_CONFIG=%q contains a quote, a glob character or a control character", user).
+			WithHint("move the file to a plain path")
+	}
+	if f, err := os.Open(user); err != nil {
+		return "", configErr(err, "TMX_TMUX_CONFIG: %v", err)
+	} else {
+		f.Close()
+	}
+	// source-file reads the file in the new server; the stamp follows it
+	// so that it holds even if the file sets @tmx_provenance itself.
+	return fmt.Sprintf("source-file '%s'\nset -s @tmx_provenance '%s:%s'\n", user, provenanceConfig, user), nil
+}
+
+func configErr(cause error, format string, args ...any) error {
+	e := tmxerr.Errorf(tmxerr.ConfigError, format, args...)
+	e.Err = cause
+	return e
+}
+
+// privateDir returns a directory only this user can read and write.
+func privateDir(getenv func(string) string) (string, error) {
+	base := getenv("XDG_RUNTIME_DIR")
+	name := "tmx"
+	if st, err := os.Stat(base); base == "" || err != nil || !st.IsDir() {
+		base = os.TempDir()
+		name = fmt.Sprintf("tmx-%d", os.Getuid())
+	}
+	dir := filepath.Join(base, name)
+	if err := os.Mkdir(dir, 0o700); err != nil && !os.IsExist(err) {
+		return "", configErr(err, "cannot create %s: %v", dir, err)
+	}
+	st, err := os.Lstat(dir)
+	if err != nil {
+		return "", configErr(err, "cannot use %s: %v", dir, err)
+	}
+	sys, _ := st.Sys().(*syscall.Stat_t)
+	if !st.IsDir() || st.Mode()&os.ModeSymlink != 0 || st.Mode().Perm()&0o077 != 0 || sys == nil || int(sys.Uid) != os.Getuid() {
+		return "", tmxerr.Errorf(tmxerr.ConfigError, "%s is not a private directory of this user (mode %v)", dir, st.Mode()).
+			WithHint("remove it, or set XDG_RUNTIME_DIR to a private directory")
+	}
+	return dir, nil
+}

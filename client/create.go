@@ -1,0 +1,261 @@
+package client
+
+import (
+	"context"
+	"errors"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/tmx-sh/tmx/tmxerr"
+)
+
+// SpawnOptions are the settings shared by new sessions, windows and splits.
+type SpawnOptions struct {
+	// Name is the session name (new session) or window name (new session's
+	// first window, new window). Empty lets tmux choose.
+	Name string
+	// WindowName names the first window of a new session.
+	WindowName string
+	// Dir is the start directory; it must exist. Empty means tmux's default.
+	Dir string
+	// Width and Height size a new session (columns, rows); 0 means the
+	// server's default-size.
+	Width, Height int
+	// Command replaces the default shell: one element is run by the shell,
+	// several are executed directly (tmux(1), shell-command).
+	Command []string
+	// Horizontal splits side by side (split-window -h); Before puts the new
+	// pane before the target (-b); Size is the new pane's size in cells, or
+	// a percentage when it ends in "%".
+	Horizontal bool
+	Before     bool
+	Size       string
+}
+
+// CheckSessionName refuses names tmux would silently rewrite or that a
+// selector cannot name: empty, ':' or '.' (tmux stores "_" instead, B19),
+// control characters, invalid UTF-8.
+func CheckSessionName(name string) error {
+	if err := checkName("session", name); err != nil {
+		return err
+	}
+	if strings.ContainsAny(name, ":.") {
+		return tmxerr.Errorf(tmxerr.InvalidArgument, "session name %q contains ':' or '.'", name).
+			WithHint("tmux would store it with '_' instead, and the name you used would never match; use '-' or '_'")
+	}
+	return nil
+}
+
+// CheckWindowName refuses empty names, control characters and invalid
+// UTF-8 (tmux stores control characters escaped, so the name would not
+// match).
+func CheckWindowName(name string) error { return checkName("window", name) }
+
+func checkName(kind, name string) error {
+	switch {
+	case name == "":
+		return tmxerr.Errorf(tmxerr.InvalidArgument, "empty %s name", kind).WithHint("give a name, or omit the option to let tmux choose")
+	case !utf8.ValidString(name):
+		return tmxerr.Errorf(tmxerr.InvalidArgument, "%s name %q is not valid UTF-8", kind, name)
+	case hasControl(name):
+		return tmxerr.Errorf(tmxerr.InvalidArgument, "%s name %q contains control characters", kind, name).
+			WithHint("tmux stores them escaped (\\t, \\n), so the name would not match what you gave")
+	}
+	return nil
+}
+
+func checkDir(dir string) error {
+	if dir == "" {
+		return nil
+	}
+	if !filepath.IsAbs(dir) {
+		return tmxerr.Errorf(tmxerr.InvalidArgument, "start directory %q is not absolute", dir).
+			WithHint("give an absolute path; the tmux server's working directory is not yours")
+	}
+	if hasControl(dir) {
+		return tmxerr.Errorf(tmxerr.InvalidArgument, "start directory %q contains control characters", dir)
+	}
+	return nil
+}
+
+func checkCommand(argv []string) error {
+	for _, a := range argv {
+		if strings.IndexByte(a, 0) >= 0 {
+			return tmxerr.New(tmxerr.InvalidArgument, "the command contains a NUL byte", "remove it")
+		}
+	}
+	return nil
+}
+
+// spawnArgs appends the shared flags: -c DIR and the command after "--".
+func spawnArgs(args []string, o SpawnOptions) []string {
+	if o.Dir != "" {
+		args = append(args, "-c", Literal(o.Dir)) // -c is format-expanded
+	}
+	if len(o.Command) > 0 {
+		args = append(args, "--")
+		for _, a := range o.Command {
+			args = append(args, Arg(a)) // the command is not format-expanded
+		}
+	}
+	return args
+}
+
+// NewSession creates a detached session, starting the server with tmx's
+// configuration if none runs, and returns its first pane. Errors:
+// invalid_argument (bad name or directory), name_in_use, config_error,
+// tmux_error.
+func (c *Client) NewSession(ctx context.Context, o SpawnOptions) (*Snapshot, PaneInfo, error) {
+	if o.Name != "" {
+		if err := CheckSessionName(o.Name); err != nil {
+			return nil, PaneInfo{}, err
+		}
+	}
+	if o.WindowName != "" {
+		if err := CheckWindowName(o.WindowName); err != nil {
+			return nil, PaneInfo{}, err
+		}
+	}
+	if err := checkDir(o.Dir); err != nil {
+		return nil, PaneInfo{}, err
+	}
+	if err := checkCommand(o.Command); err != nil {
+		return nil, PaneInfo{}, err
+	}
+	if err := c.RequireSupported(ctx); err != nil {
+		return nil, PaneInfo{}, err
+	}
+	conf, err := c.configFile()
+	if err != nil {
+		return nil, PaneInfo{}, err
+	}
+	args := []string{"-f", conf, "new-session", "-d", "-P", "-F", FormatArg}
+	if o.Name != "" {
+		args = append(args, "-s", Literal(o.Name)) // -s is format-expanded (3.2+)
+	}
+	if o.WindowName != "" {
+		args = append(args, "-n", Literal(o.WindowName))
+	}
+	if o.Width > 0 {
+		args = append(args, "-x", strconv.Itoa(o.Width))
+	}
+	if o.Height > 0 {
+		args = append(args, "-y", strconv.Itoa(o.Height))
+	}
+	return c.spawn(ctx, spawnArgs(args, o), o.Name, "session")
+}
+
+// NewWindow creates a detached window in the session of target and returns
+// its pane.
+func (c *Client) NewWindow(ctx context.Context, sessionID string, o SpawnOptions) (*Snapshot, PaneInfo, error) {
+	if o.Name != "" {
+		if err := CheckWindowName(o.Name); err != nil {
+			return nil, PaneInfo{}, err
+		}
+	}
+	if err := checkDir(o.Dir); err != nil {
+		return nil, PaneInfo{}, err
+	}
+	if err := checkCommand(o.Command); err != nil {
+		return nil, PaneInfo{}, err
+	}
+	args := []string{"new-window", "-d", "-P", "-F", FormatArg, "-t", sessionID + ":"}
+	if o.Name != "" {
+		args = append(args, "-n", Literal(o.Name))
+	}
+	return c.spawn(ctx, spawnArgs(args, o), o.Name, "window")
+}
+
+// Split splits the pane paneID and returns the new pane.
+func (c *Client) Split(ctx context.Context, paneID string, o SpawnOptions) (*Snapshot, PaneInfo, error) {
+	if err := checkDir(o.Dir); err != nil {
+		return nil, PaneInfo{}, err
+	}
+	if err := checkCommand(o.Command); err != nil {
+		return nil, PaneInfo{}, err
+	}
+	args := []string{"split-window", "-d", "-P", "-F", FormatArg, "-t", paneID}
+	if o.Horizontal {
+		args = append(args, "-h")
+	} else {
+		args = append(args, "-v")
+	}
+	if o.Before {
+		args = append(args, "-b")
+	}
+	if o.Size != "" {
+		if err := checkSize(o.Size); err != nil {
+			return nil, PaneInfo{}, err
+		}
+		args = append(args, "-l", o.Size)
+	}
+	return c.spawn(ctx, spawnArgs(args, o), "", "")
+}
+
+func checkSize(s string) error {
+	n, err := strconv.Atoi(strings.TrimSuffix(s, "%"))
+	if err != nil || n < 1 || strings.HasSuffix(s, "%") && n > 99 {
+		return tmxerr.Errorf(tmxerr.InvalidArgument, "size %q is not a number of cells or a percentage", s).
+			WithHint("use e.g. 20 or 30%%")
+	}
+	return nil
+}
+
+// spawn runs a new-session/new-window/split-window that prints the new
+// pane's fields (-P -F), then reads the server back so the result carries
+// the same snapshot every other command uses. When name is set, the stored
+// name must equal it.
+func (c *Client) spawn(ctx context.Context, args []string, name, kind string) (*Snapshot, PaneInfo, error) {
+	recs, err := c.Query(ctx, []string{"pane_id"}, args...)
+	if err != nil {
+		return nil, PaneInfo{}, err
+	}
+	if len(recs) != 1 {
+		return nil, PaneInfo{}, tmxerr.New(tmxerr.TmuxError, "tmux did not report the new pane", "")
+	}
+	snap, err := c.Snapshot(ctx)
+	if err != nil {
+		return nil, PaneInfo{}, err
+	}
+	p := snap.Pane(recs[0][0], "")
+	if p == nil {
+		return nil, PaneInfo{}, tmxerr.Errorf(tmxerr.TargetNotFound, "the new pane %s exited at once", recs[0][0]).
+			WithHint("check the command; a pane whose program exits is closed (remain-on-exit is off)")
+	}
+	stored := p.SessionName
+	if kind == "window" {
+		stored = p.WindowName
+	}
+	if name != "" && stored != name {
+		return snap, *p, tmxerr.Errorf(tmxerr.TmuxError, "tmux stored the %s name as %q, not %q", kind, stored, name)
+	}
+	return snap, *p, nil
+}
+
+// EnsureSession returns the session named name, creating it (and the
+// server) when missing. It is what tmx run uses without a target.
+func (c *Client) EnsureSession(ctx context.Context, name string) (*Snapshot, PaneInfo, error) {
+	snap, err := c.Snapshot(ctx)
+	if err != nil && !errors.Is(err, ErrNoServer) {
+		return nil, PaneInfo{}, err
+	}
+	if err == nil {
+		for _, p := range snap.Panes {
+			if p.SessionName == name {
+				r, err := snap.Resolve("=" + name)
+				return snap, r.Pane, err
+			}
+		}
+	}
+	snap, p, err := c.NewSession(ctx, SpawnOptions{Name: name})
+	if err != nil && tmxerr.As(err).Code == tmxerr.NameInUse { // created by someone else meanwhile
+		if snap, err = c.Snapshot(ctx); err != nil {
+			return nil, PaneInfo{}, err
+		}
+		r, err := snap.Resolve("=" + name)
+		return snap, r.Pane, err
+	}
+	return snap, p, err
+}

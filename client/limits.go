@@ -1,0 +1,158 @@
+package client
+
+import (
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+	"time"
+	"unicode/utf8"
+)
+
+// Limits are the output budgets and the wait ceiling (SPEC section 7).
+type Limits struct {
+	// MaxLines and MaxBytes bound every text result; the newest lines are
+	// kept. Defaults 500 and 128,000.
+	MaxLines int
+	MaxBytes int
+	// WaitMax is the ceiling every wait and run is clamped to (default
+	// 120 s); WaitDefault is used when a call names no timeout (30 s).
+	WaitMax     time.Duration
+	WaitDefault time.Duration
+}
+
+// Default budgets and bounds. The ranges are what the environment variables
+// may set; a value outside falls back to the default with a warning.
+const (
+	DefaultMaxLines    = 500
+	DefaultMaxBytes    = 128000
+	DefaultWaitSeconds = 30
+	DefaultWaitMax     = 120
+	minLines, maxLines = 10, 100000
+	minBytes, maxBytes = 4000, 4000000
+	minWait, maxWait   = 1, 600
+)
+
+// DefaultLimits returns the limits with no environment overrides.
+func DefaultLimits() Limits {
+	return Limits{
+		MaxLines:    DefaultMaxLines,
+		MaxBytes:    DefaultMaxBytes,
+		WaitMax:     DefaultWaitMax * time.Second,
+		WaitDefault: DefaultWaitSeconds * time.Second,
+	}
+}
+
+// LimitsFromEnv reads TMX_MAX_LINES (10..100000), TMX_MAX_BYTES
+// (4000..4000000) and TMX_WAIT_MAX_SECONDS (1..600). A value that is not an
+// integer in range falls back to the default, and a warning naming the
+// variable goes to warn (when not nil).
+func LimitsFromEnv(getenv func(string) string, warn io.Writer) Limits {
+	l := DefaultLimits()
+	read := func(name string, lo, hi, def int) int {
+		v := strings.TrimSpace(getenv(name))
+		if v == "" {
+			return def
+		}
+		n, err := strconv.Atoi(v)
+		if err != nil || n < lo || n > hi {
+			if warn != nil {
+				fmt.Fprintf(warn, "tmx: warning: %s=%q is not an integer in %d..%d; using %d\n", name, v, lo, hi, def)
+			}
+			return def
+		}
+		return n
+	}
+	l.MaxLines = read("TMX_MAX_LINES", minLines, maxLines, DefaultMaxLines)
+	l.MaxBytes = read("TMX_MAX_BYTES", minBytes, maxBytes, DefaultMaxBytes)
+	l.WaitMax = time.Duration(read("TMX_WAIT_MAX_SECONDS", minWait, maxWait, DefaultWaitMax)) * time.Second
+	if l.WaitDefault > l.WaitMax {
+		l.WaitDefault = l.WaitMax
+	}
+	return l
+}
+
+// Timeout returns the effective timeout for a requested number of seconds:
+// the default when seconds <= 0, clamped to the ceiling otherwise. Callers
+// report the result as effective_timeout_seconds.
+func (l Limits) Timeout(seconds float64) time.Duration {
+	if seconds <= 0 {
+		return l.WaitDefault
+	}
+	d := time.Duration(seconds * float64(time.Second))
+	if d > l.WaitMax {
+		return l.WaitMax
+	}
+	return d
+}
+
+// Lines returns the effective line budget for a request (0 means default),
+// clamped to the ceiling.
+func (l Limits) Lines(n int) int {
+	if n <= 0 || n > l.MaxLines {
+		return l.MaxLines
+	}
+	return n
+}
+
+// Bytes returns the effective byte budget for a request (0 means default),
+// clamped to the ceiling.
+func (l Limits) Bytes(n int) int {
+	if n <= 0 || n > l.MaxBytes {
+		return l.MaxBytes
+	}
+	return n
+}
+
+// Budgeted is a text result cut to its budgets. Lines are the newest ones
+// that fit; a single line longer than the byte budget keeps its tail.
+type Budgeted struct {
+	Lines        []string `json:"-"`
+	Truncated    bool     `json:"truncated"`
+	DroppedLines int      `json:"dropped_lines"`
+	DroppedBytes int      `json:"dropped_bytes"`
+}
+
+// Text returns the kept lines joined by newlines.
+func (b Budgeted) Text() string { return strings.Join(b.Lines, "\n") }
+
+// Budget keeps the newest lines of lines within maxLines lines and maxBytes
+// bytes (each line counting its newline). Bytes of a line that is only
+// partly kept count in DroppedBytes, not DroppedLines; the cut falls on a
+// UTF-8 boundary.
+func Budget(lines []string, maxLines, maxBytes int) Budgeted {
+	var b Budgeted
+	used := 0
+	start := len(lines)
+	for start > 0 {
+		l := lines[start-1]
+		cost := len(l)
+		if start != len(lines) {
+			cost++ // the newline joining it to the next line
+		}
+		if len(lines)-start >= maxLines || used+cost > maxBytes {
+			break
+		}
+		used += cost
+		start--
+	}
+	kept := lines[start:]
+	if start > 0 && len(kept) == 0 && maxLines > 0 {
+		// Not even the newest line fits: keep its tail.
+		last := lines[len(lines)-1]
+		cut := len(last) - maxBytes
+		for cut < len(last) && !utf8.RuneStart(last[cut]) {
+			cut++
+		}
+		b.DroppedBytes += cut
+		kept = []string{last[cut:]}
+		start = len(lines) - 1
+	}
+	for _, l := range lines[:start] {
+		b.DroppedBytes += len(l) + 1
+	}
+	b.DroppedLines = start
+	b.Truncated = b.DroppedLines > 0 || b.DroppedBytes > 0
+	b.Lines = append([]string(nil), kept...)
+	return b
+}

@@ -1,0 +1,514 @@
+package client
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"os"
+	"path"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/tmx-sh/tmx/tmxerr"
+)
+
+// RunOptions configures [Client.Run].
+type RunOptions struct {
+	// Timeout is the effective timeout (already clamped by [Limits.Timeout]).
+	Timeout time.Duration
+	// SuppressHistory prefixes the typed frame with a space, which bash
+	// (HISTCONTROL=ignorespace) and zsh (HIST_IGNORE_SPACE) can keep out of
+	// history. The command text itself never passes through the line
+	// editor; see [Client.Run].
+	SuppressHistory bool
+	// MaxLines and MaxBytes are the output budget.
+	MaxLines, MaxBytes int
+	// Heartbeat is how often a long run checks that its pane and server
+	// still exist. Zero means one second.
+	Heartbeat time.Duration
+}
+
+// RunResult is the outcome of a framed run. Output holds only the lines
+// the command printed, newest kept within the budget.
+type RunResult struct {
+	PaneID                  string   `json:"pane_id"`
+	WindowID                string   `json:"window_id"`
+	SessionID               string   `json:"session_id"`
+	Shell                   string   `json:"shell"`
+	ExitStatus              *int     `json:"exit_status"`
+	Output                  string   `json:"output"`
+	Started                 bool     `json:"started"`
+	TimedOut                bool     `json:"timed_out"`
+	PaneExited              bool     `json:"pane_exited"`
+	ServerGone              bool     `json:"server_gone"`
+	HistoryOverflow         bool     `json:"history_overflow"`
+	DurationMS              int64    `json:"duration_ms"`
+	EffectiveTimeoutSeconds float64  `json:"effective_timeout_seconds"`
+	Truncated               bool     `json:"truncated"`
+	DroppedLines            int      `json:"dropped_lines"`
+	DroppedBytes            int      `json:"dropped_bytes"`
+	TargetPaneIDs           []string `json:"target_pane_ids"`
+	// Note says what to do next when the result is not a plain completion.
+	Note string `json:"note,omitempty"`
+}
+
+// shellKind is the frame syntax a pane's shell needs.
+type shellKind int
+
+const (
+	shellNone shellKind = iota
+	shellPOSIX
+	shellFish
+)
+
+// shellOf classifies pane_current_command. Login shells show as "-bash".
+func shellOf(cmd string) (string, shellKind) {
+	name := path.Base(strings.TrimPrefix(cmd, "-"))
+	switch name {
+	case "bash", "zsh", "dash", "sh", "ksh", "mksh", "ksh93", "oksh", "ash", "yash", "posh", "busybox":
+		return name, shellPOSIX
+	case "fish":
+		return name, shellFish
+	}
+	return name, shellNone
+}
+
+// CheckRunnable refuses a pane tmx run must not type into: a dead pane, a
+// pane in a mode, the caller's own pane, or a pane whose foreground process
+// is not a shell (so it is not at a prompt). Errors: pane_dead,
+// pane_in_mode, caller_pane, caller_unproven, pane_busy.
+func CheckRunnable(p PaneInfo, caller Caller) error {
+	if err := checkInputTarget(p, caller, false); err != nil {
+		return err
+	}
+	if name, kind := shellOf(p.PaneCurrentCommand); kind == shellNone {
+		return tmxerr.Errorf(tmxerr.PaneBusy, "pane %s is running %q, not a shell at its prompt", p.PaneID, name).
+			WithHint("wait for it to finish (tmx wait), interrupt it (tmx send %s C-c), or use another pane", p.PaneID)
+	}
+	return nil
+}
+
+// checkInputTarget applies the input rules of SPEC section 6 to one pane:
+// no dead pane, no pane in a mode, not the caller's pane (unless
+// confirmSelf), and nothing when the caller relationship is unprovable.
+func checkInputTarget(p PaneInfo, caller Caller, confirmSelf bool) error {
+	switch {
+	case p.PaneDead:
+		return tmxerr.Errorf(tmxerr.PaneDead, "pane %s is dead (its program exited)", p.PaneID).
+			WithHint("respawn it (tmx respawn %s) or choose another pane", p.PaneID)
+	case p.PaneInMode:
+		mode := p.PaneMode
+		if mode == "" {
+			mode = "a mode"
+		}
+		return tmxerr.Errorf(tmxerr.PaneInMode, "pane %s is in %s; tmx does not send input to a pane in a mode", p.PaneID, mode).
+			WithHint("the person using it can leave the mode (q), or choose another pane")
+	case caller.Unproven:
+		return tmxerr.Errorf(tmxerr.CallerUnproven, "cannot tell whether pane %s is the caller's own pane: %s", p.PaneID, caller.Reason).
+			WithHint("run tmx from outside tmux, or with TMUX and TMUX_PANE as tmux set them")
+	case p.PaneID == caller.PaneID && !confirmSelf:
+		return tmxerr.Errorf(tmxerr.CallerPane, "pane %s is the caller's own pane", p.PaneID).
+			WithHint("input there reaches the program running tmx; pass --confirm-self if that is intended")
+	}
+	return nil
+}
+
+// Run types a framed command into a shell pane and waits for it
+// (SPEC section 5).
+//
+// The command text goes into a private tmux buffer; what is typed into the
+// pane is a fixed frame that reads the buffer, deletes it and evals the
+// text in a subshell, so history expansion, tab completion and the line
+// editor never see the command, and the command never lands in shell
+// history. The frame, itself delivered by pasting another private buffer
+// (paste-buffer reaches only its target pane, even with synchronize-panes
+// on), prints a start marker, runs the command in a nested subshell, and on
+// exit (an EXIT trap, so exit, errors and SIGINT/TERM/HUP all count) prints
+// an end marker with the status and signals a private wait-for channel. The
+// trap calls tmux by absolute path with -S and the server's own socket
+// path, so the pane's PATH, aliases or a tmux function cannot fake
+// completion.
+//
+// The markers are built at run time from two halves, so the typed frame
+// never contains them, and they are matched by whole-line equality in a
+// joined capture (capture-pane -J): an echo of the frame, wrapped or
+// redrawn by any shell, never equals a marker line.
+//
+// A wait-for client also returns when its server dies (B17), so completion
+// is proven by the end marker in the pane, not by the wake-up. Run returns
+// a result (never an error) once something was typed; errors are for
+// refusals and failures before that.
+func (c *Client) Run(ctx context.Context, snap *Snapshot, p PaneInfo, command string, o RunOptions) (*RunResult, error) {
+	began := time.Now()
+	if err := CheckRunnable(p, snap.Caller); err != nil {
+		return nil, err
+	}
+	if strings.IndexByte(command, 0) >= 0 {
+		return nil, tmxerr.New(tmxerr.InvalidArgument, "the command contains a NUL byte", "remove it; shells cannot pass NUL in a command")
+	}
+	if hasControl(snap.Server.SocketPath) {
+		return nil, tmxerr.Errorf(tmxerr.SocketError, "the server's socket path %q contains control characters", snap.Server.SocketPath).
+			WithHint("use a socket whose path has no control characters")
+	}
+	shellName, kind := shellOf(p.PaneCurrentCommand)
+	if o.Heartbeat <= 0 {
+		o.Heartbeat = time.Second
+	}
+	res := &RunResult{
+		PaneID: p.PaneID, WindowID: p.WindowID, SessionID: p.SessionID, Shell: shellName,
+		EffectiveTimeoutSeconds: o.Timeout.Seconds(), TargetPaneIDs: []string{p.PaneID},
+	}
+
+	nonce := randomHex(8)
+	m := frameMarkers{half1: "__tmx" + nonce[:8], half2: nonce[8:],
+		channel: fmt.Sprintf("tmx-%d-%s", os.Getpid(), nonce)}
+	cmdBuf := "tmx-run-" + nonce
+	frameBuf := "tmx-frame-" + nonce
+	frame := buildFrame(kind, c.tmux, snap.Server.SocketPath, m, cmdBuf)
+	if o.SuppressHistory {
+		frame = " " + frame
+	}
+
+	// The start marker is printed at or below the cursor row at this
+	// moment; its absolute row (history_size + cursor_y) only moves up if
+	// tmux drops old history.
+	startAbs := p.HistorySize + p.CursorY
+
+	deadline, cancel := context.WithTimeout(ctx, o.Timeout)
+	defer cancel()
+	waiter := c.startWaiter(deadline, m.channel, p, startAbs)
+
+	_, err := c.Exec(ctx, strings.NewReader(command),
+		"load-buffer", "-b", cmdBuf, "-",
+		";", "set-buffer", "-b", frameBuf, "--", Arg(frame+"\n"),
+		";", "paste-buffer", "-d", "-b", frameBuf, "-t", p.PaneID)
+	if err != nil {
+		cancel()
+		<-waiter
+		c.deleteBuffers(cmdBuf, frameBuf)
+		return nil, err
+	}
+
+	lines, found := c.awaitFrame(ctx, deadline, waiter, p, startAbs, m, o.Heartbeat, res)
+	cancel()
+
+	out, status, started, overflow := m.extract(lines)
+	res.Started = started || found
+	res.HistoryOverflow = overflow
+	if found {
+		res.ExitStatus = &status
+	} else if !res.ServerGone && !res.PaneExited {
+		res.TimedOut = true
+	}
+	b := Budget(out, o.MaxLines, o.MaxBytes)
+	res.Output, res.Truncated, res.DroppedLines, res.DroppedBytes = b.Text(), b.Truncated || overflow, b.DroppedLines, b.DroppedBytes
+	if !res.Started {
+		// The frame never ran: remove the command so a late start cannot
+		// run it (the frame then evals nothing).
+		c.deleteBuffers(cmdBuf)
+	}
+	switch {
+	case res.ServerGone:
+		res.Note = "the tmux server exited before the command finished"
+	case res.PaneExited:
+		res.Note = "the pane's program exited before the command finished"
+	case res.TimedOut && res.Started:
+		res.Note = fmt.Sprintf("the command is still running after %gs; look at the pane (tmx capture %s) before retrying, or interrupt it (tmx send %s C-c)", o.Timeout.Seconds(), p.PaneID, p.PaneID)
+	case res.TimedOut:
+		res.Note = fmt.Sprintf("the frame did not start within %gs: the shell may be busy or had text already typed at its prompt; look at the pane (tmx capture %s)", o.Timeout.Seconds(), p.PaneID)
+	case overflow:
+		res.Note = "the start of the output scrolled out of the pane's history (history-limit); it is lost"
+	}
+	res.DurationMS = time.Since(began).Milliseconds()
+	return res, nil
+}
+
+// awaitFrame waits until the end marker is on the pane, the deadline
+// passes, or the pane or server goes away (setting res.PaneExited or
+// res.ServerGone). It returns the last capture and whether it holds the end
+// marker. A wake-up without the end marker (a server shutting down wakes
+// every wait-for client, B17) is checked, and the wait resumes if the pane
+// and server are still there.
+func (c *Client) awaitFrame(ctx, deadline context.Context, waiter <-chan waiterResult, p PaneInfo, startAbs int, m frameMarkers, every time.Duration, res *RunResult) ([]string, bool) {
+	heartbeat := time.NewTicker(every)
+	defer heartbeat.Stop()
+	var lines []string
+	for {
+		select {
+		case w := <-waiter:
+			if w.err == nil {
+				lines = w.lines
+				if m.hasEnd(lines) {
+					return lines, true
+				}
+				// The trap prints the end marker before it signals, but tmux
+				// may read the pane's output after it handles the signal:
+				// look again briefly before concluding anything.
+				for i, delay := 0, 5*time.Millisecond; i < 6; i, delay = i+1, delay*2 {
+					time.Sleep(delay)
+					l, err := c.captureFrom(ctx, p.PaneID, startAbs, -1)
+					if err != nil {
+						break
+					}
+					if lines = l; m.hasEnd(l) {
+						return lines, true
+					}
+				}
+			}
+			if res.ServerGone, res.PaneExited = c.paneGone(ctx, p.PaneID); res.ServerGone || res.PaneExited {
+				return lines, false
+			}
+			if deadline.Err() != nil {
+				return c.finalCapture(ctx, p, startAbs, m, lines, res)
+			}
+			waiter = c.startWaiter(deadline, m.channel, p, startAbs)
+		case <-deadline.Done():
+			<-waiter // the wait-for client is killed with the deadline; reap it
+			return c.finalCapture(ctx, p, startAbs, m, lines, res)
+		case <-heartbeat.C:
+			if res.ServerGone, res.PaneExited = c.paneGone(ctx, p.PaneID); res.ServerGone || res.PaneExited {
+				return c.finalCapture(ctx, p, startAbs, m, lines, res)
+			}
+		}
+	}
+}
+
+// finalCapture reads the pane once more when the wait ended without a
+// completion, so a timed-out result carries the output so far and whether
+// the frame started.
+func (c *Client) finalCapture(ctx context.Context, p PaneInfo, startAbs int, m frameMarkers, lines []string, res *RunResult) ([]string, bool) {
+	if res.ServerGone {
+		return lines, false
+	}
+	l, err := c.captureFrom(ctx, p.PaneID, startAbs, -1)
+	switch {
+	case err == nil:
+		return l, m.hasEnd(l)
+	case errors.Is(err, ErrNoServer) || errors.Is(err, ErrServerGone):
+		res.ServerGone = true
+	case tmxerr.As(err).Code == tmxerr.TargetNotFound:
+		res.PaneExited = true
+	}
+	return lines, false
+}
+
+type waiterResult struct {
+	lines       []string
+	historySize int
+	err         error
+}
+
+// startWaiter runs `wait-for CHANNEL` chained with a query and a capture in
+// one tmux client, so the usual completion costs a single process: tmux
+// runs the later commands right after the channel is signalled.
+func (c *Client) startWaiter(ctx context.Context, channel string, p PaneInfo, startAbs int) <-chan waiterResult {
+	ch := make(chan waiterResult, 1)
+	tok := newToken()
+	// Capture from a screen's height above the cursor row: enough when the
+	// output scrolled less than a screen; otherwise captureFrom reads again
+	// from the exact row.
+	from := p.CursorY - p.PaneHeight
+	args := []string{
+		"wait-for", channel,
+		";", "display-message", "-p", "-t", p.PaneID, buildFormat(tok, []string{"pane_id", "history_size"}) + "\n",
+		";", "capture-pane", "-p", "-J", "-t", p.PaneID, "-S", strconv.Itoa(from),
+	}
+	go func() {
+		out, err := c.Exec(ctx, nil, args...)
+		if err != nil {
+			ch <- waiterResult{err: err}
+			return
+		}
+		head, rest, ok := strings.Cut(string(out), "\n")
+		recs, perr := parseRecords(head, tok, 2)
+		if !ok || perr != nil || len(recs) != 1 || recs[0][0] != p.PaneID {
+			ch <- waiterResult{err: fmt.Errorf("unexpected output after wait-for")}
+			return
+		}
+		hs := atoi(recs[0][1])
+		lines := splitCapture(rest)
+		if startAbs-hs < from {
+			// Output scrolled more than a screen: the start marker is above
+			// what was captured.
+			l, err := c.captureFrom(context.WithoutCancel(ctx), p.PaneID, startAbs, hs)
+			if err != nil {
+				ch <- waiterResult{err: err}
+				return
+			}
+			lines = l
+		}
+		ch <- waiterResult{lines: lines, historySize: hs}
+	}()
+	return ch
+}
+
+// captureFrom captures the pane's joined lines from absolute row startAbs
+// to the bottom. historySize is the pane's current history_size, or -1 to
+// ask tmux first.
+func (c *Client) captureFrom(ctx context.Context, paneID string, startAbs, historySize int) ([]string, error) {
+	if historySize < 0 {
+		recs, err := c.Query(ctx, []string{"pane_id", "history_size"}, "display-message", "-p", "-t", paneID, FormatArg)
+		if err != nil {
+			return nil, err
+		}
+		if len(recs) != 1 || recs[0][0] != paneID {
+			return nil, tmxerr.Errorf(tmxerr.TargetNotFound, "pane %s no longer exists", paneID)
+		}
+		historySize = atoi(recs[0][1])
+	}
+	from := startAbs - historySize
+	out, err := c.Exec(ctx, nil, "capture-pane", "-p", "-J", "-t", paneID, "-S", strconv.Itoa(from))
+	if err != nil {
+		return nil, err
+	}
+	return splitCapture(string(out)), nil
+}
+
+// paneGone reports whether the server has gone, or the pane has exited or
+// disappeared.
+func (c *Client) paneGone(ctx context.Context, paneID string) (serverGone, paneExited bool) {
+	recs, err := c.Query(ctx, []string{"pane_id", "pane_dead"}, "display-message", "-p", "-t", paneID, FormatArg)
+	switch {
+	case ctx.Err() != nil:
+		return false, false
+	case err != nil && (errors.Is(err, ErrNoServer) || errors.Is(err, ErrServerGone)):
+		return true, false
+	case err != nil:
+		return false, tmxerr.As(err).Code == tmxerr.TargetNotFound
+	case len(recs) != 1 || recs[0][0] != paneID:
+		// display-message falls back to another pane when the target is
+		// gone (B19), so a different pane id means ours is gone.
+		return false, true
+	}
+	return false, recs[0][1] == "1"
+}
+
+func (c *Client) deleteBuffers(names ...string) {
+	args := []string{}
+	for i, n := range names {
+		if i > 0 {
+			args = append(args, ";")
+		}
+		args = append(args, "delete-buffer", "-b", n)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	defer cancel()
+	_, _ = c.Exec(ctx, nil, args...)
+}
+
+// splitCapture splits capture-pane output into lines with trailing spaces
+// removed (a joined capture keeps the cells a program erased with spaces,
+// B10) and the blank padding rows below the last written row dropped (B09).
+func splitCapture(s string) []string {
+	s = strings.TrimSuffix(s, "\n")
+	lines := strings.Split(s, "\n")
+	for i, l := range lines {
+		lines[i] = strings.TrimRight(l, " ")
+	}
+	n := len(lines)
+	for n > 0 && lines[n-1] == "" {
+		n--
+	}
+	return lines[:n]
+}
+
+type frameMarkers struct{ half1, half2, channel string }
+
+func (m frameMarkers) start() string     { return m.half1 + m.half2 + "-s" }
+func (m frameMarkers) endPrefix() string { return m.half1 + m.half2 + "-e:" }
+
+// endStatus reports whether line is exactly an end marker, and its status.
+func (m frameMarkers) endStatus(line string) (int, bool) {
+	rest, ok := strings.CutPrefix(line, m.endPrefix())
+	if !ok || rest == "" || len(rest) > 3 {
+		return 0, false
+	}
+	n, err := strconv.Atoi(rest)
+	if err != nil || n < 0 || n > 255 || strconv.Itoa(n) != rest {
+		return 0, false
+	}
+	return n, true
+}
+
+func (m frameMarkers) hasEnd(lines []string) bool {
+	for i := len(lines) - 1; i >= 0; i-- {
+		if _, ok := m.endStatus(lines[i]); ok {
+			return true
+		}
+	}
+	return false
+}
+
+// extract returns the lines strictly between the start marker and the end
+// marker, the status, whether the start marker was seen, and whether it had
+// already scrolled out of history (overflow: output from the top is
+// returned). Without an end marker, the lines after the start marker so far.
+func (m frameMarkers) extract(lines []string) (out []string, status int, started, overflow bool) {
+	first := -1
+	for i, l := range lines {
+		if l == m.start() {
+			first = i
+			break
+		}
+	}
+	from := first + 1
+	end := len(lines)
+	found := false
+	for i := from; i < len(lines); i++ {
+		if s, ok := m.endStatus(lines[i]); ok {
+			end, status, found = i, s, true
+			break
+		}
+	}
+	if first < 0 && !found {
+		return nil, 0, false, false
+	}
+	if first < 0 {
+		overflow = true
+		from = 0
+	}
+	out = append([]string(nil), lines[from:end]...)
+	// The trap prints "\n" before the end marker so that output without a
+	// final newline still ends its line; drop the empty line that leaves.
+	if found && len(out) > 0 && out[len(out)-1] == "" {
+		out = out[:len(out)-1]
+	}
+	return out, status, first >= 0, overflow
+}
+
+// buildFrame returns the line typed into the pane. See [Client.Run].
+func buildFrame(kind shellKind, tmux, socket string, m frameMarkers, cmdBuf string) string {
+	channel := m.channel
+	if kind == shellFish {
+		q := fishQuote
+		return "begin; set -l __tmx_t " + q(tmux) + "; set -l __tmx_s " + q(socket) +
+			"; builtin printf '%s%s\\n' " + m.half1 + " " + m.half2 + "-s" +
+			"; command fish -c (command $__tmx_t -S $__tmx_s show-buffer -b " + cmdBuf + " \\; delete-buffer -b " + cmdBuf + " | string collect --allow-empty)" +
+			"; builtin printf '\\n%s%s:%s\\n' " + m.half1 + " " + m.half2 + "-e $status" +
+			"; command $__tmx_t -S $__tmx_s wait-for -S " + channel + "; end"
+	}
+	q := shQuote
+	return "(__tmx_t=" + q(tmux) + " __tmx_s=" + q(socket) +
+		";\\trap 's=$?;\\printf \"\\n%s%s:%s\\n\" " + m.half1 + " " + m.half2 + "-e \"$s\";\"$__tmx_t\" -S \"$__tmx_s\" wait-for -S " + channel + "' 0" +
+		";\\trap '\\exit 130' INT;\\trap '\\exit 143' TERM;\\trap '\\exit 129' HUP" +
+		";\\printf '%s%s\\n' " + m.half1 + " " + m.half2 + "-s" +
+		";(\\eval \"$(\"$__tmx_t\" -S \"$__tmx_s\" show-buffer -b " + cmdBuf + " \\; delete-buffer -b " + cmdBuf + ")\"))"
+}
+
+func shQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }
+
+func fishQuote(s string) string {
+	s = strings.ReplaceAll(s, `\`, `\\`)
+	return "'" + strings.ReplaceAll(s, "'", `\'`) + "'"
+}
+
+func randomHex(n int) string {
+	b := make([]byte, n)
+	if _, err := rand.Read(b); err != nil {
+		panic(err)
+	}
+	return hex.EncodeToString(b)
+}

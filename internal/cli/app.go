@@ -1,0 +1,265 @@
+// Package cli is the tmx command-line interface: the urfave/cli app, its
+// commands, and the mapping from errors to exit statuses. cmd/tmx is a thin
+// main around [Main].
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+
+	"github.com/urfave/cli/v2"
+	"golang.org/x/term"
+
+	"github.com/tmx-sh/tmx/client"
+	"github.com/tmx-sh/tmx/tmxerr"
+)
+
+// Version is the tmx version, set at build time with
+// -ldflags "-X github.com/tmx-sh/tmx/internal/cli.Version=v1.2.3".
+var Version = "dev"
+
+// Env is what a command may touch: its streams, its environment, and a
+// lazily created tmux client (so help, version and completion never start
+// tmux).
+type Env struct {
+	In        io.Reader
+	Out, Err  io.Writer
+	Environ   []string
+	StdoutTTY bool
+	StderrTTY bool
+	// Args are the process arguments (Args[0] is the program).
+	Args []string
+}
+
+// payloadSep replaces the first "--" after the verb before urfave/cli sees
+// the arguments: Go's flag package drops a "--" that ends the flags but
+// keeps one that follows a positional argument, so commands could not tell
+// `run -- a b` from `run a -- b`. This token cannot be typed by accident.
+const payloadSep = "\x00--"
+
+// Main runs tmx with the process's arguments and streams and returns the
+// exit status.
+func Main() int {
+	env := &Env{
+		In: os.Stdin, Out: os.Stdout, Err: os.Stderr, Environ: os.Environ(), Args: os.Args,
+		StdoutTTY: term.IsTerminal(int(os.Stdout.Fd())),
+		StderrTTY: term.IsTerminal(int(os.Stderr.Fd())),
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	return Run(ctx, env)
+}
+
+// Run runs tmx in env and returns the exit status. Tests call it directly.
+func Run(ctx context.Context, env *Env) int {
+	args := markPayload(env.Args)
+	asJSON := wantsJSON(args)
+	app := newApp(env)
+	err := app.RunContext(ctx, args)
+	if err == nil {
+		return tmxerr.ExitOK
+	}
+	var ex exitStatus
+	if errors.As(err, &ex) {
+		return int(ex)
+	}
+	printError(env.Err, err, asJSON)
+	return tmxerr.ExitStatus(err)
+}
+
+// exitStatus is returned by commands that printed their result and exit
+// with a status of their own (tmx run exits with the command's status).
+type exitStatus int
+
+func (e exitStatus) Error() string { return fmt.Sprintf("exit status %d", int(e)) }
+
+// globalValueFlags are the global flags that take a value, for finding the
+// verb in the raw arguments.
+var globalValueFlags = map[string]bool{
+	"-L": true, "--socket-name": true, "-socket-name": true,
+	"-S": true, "--socket-path": true, "-socket-path": true,
+	"--tmux": true, "-tmux": true,
+}
+
+func markPayload(args []string) []string {
+	out := append([]string(nil), args...)
+	i := 1
+	for i < len(out) {
+		a := out[i]
+		if a == "--" {
+			return out
+		}
+		if strings.HasPrefix(a, "-") && a != "-" {
+			if globalValueFlags[a] {
+				i++
+			}
+			i++
+			continue
+		}
+		break
+	}
+	for j := i + 1; j < len(out); j++ {
+		if out[j] == "--" {
+			out[j] = payloadSep
+			break
+		}
+	}
+	return out
+}
+
+func wantsJSON(args []string) bool {
+	for _, a := range args[1:] {
+		if a == payloadSep || a == "--" {
+			return false
+		}
+		if a == "--json" || a == "-json" || a == "--json=true" {
+			return true
+		}
+	}
+	return false
+}
+
+func newApp(env *Env) *cli.App {
+	app := &cli.App{
+		Name:      "tmx",
+		Usage:     "drive tmux from scripts and AI agents",
+		UsageText: "tmx [global flags] COMMAND [flags] [TARGET] [-- PAYLOAD]",
+		Description: "tmx runs commands in tmux panes and returns their output and exit status in one call,\n" +
+			"reads panes within a budget, and sends input safely. Every command has --json.\n" +
+			"It uses its own tmux server (tmux -L tmx) unless told otherwise.\n\n" +
+			"Quick start:\n   tmx run -- uname -a\n   tmx ls\n   tmx capture main\n\n" +
+			"Help topics: tmx help targets | json | exit-codes",
+		Version:                Version,
+		Reader:                 env.In,
+		Writer:                 env.Out,
+		ErrWriter:              env.Err,
+		HideHelpCommand:        true,
+		EnableBashCompletion:   true,
+		Suggest:                true,
+		UseShortOptionHandling: false,
+		ExitErrHandler:         func(*cli.Context, error) {},
+		OnUsageError: func(c *cli.Context, err error, isSub bool) error {
+			return usageError(err)
+		},
+		CommandNotFound: func(c *cli.Context, name string) {},
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "socket-name", Aliases: []string{"L"}, Usage: "use the tmux server on socket `NAME` (tmux -L); default tmx; env TMX_SOCKET_NAME"},
+			&cli.StringFlag{Name: "socket-path", Aliases: []string{"S"}, Usage: "use the tmux server on socket `PATH` (tmux -S); env TMX_SOCKET_PATH"},
+			&cli.StringFlag{Name: "tmux", Usage: "the tmux binary `PATH`; env TMX_TMUX, else tmux on PATH"},
+			jsonFlag(),
+			cli.HelpFlag, // added by hand: the app defines its own help command
+		},
+		Commands: commands(env),
+		Action: func(c *cli.Context) error {
+			if c.NArg() > 0 {
+				return unknownCommand(c.Args().First())
+			}
+			return cli.ShowAppHelp(c)
+		},
+	}
+	app.Setup()
+	for _, cmd := range app.Commands {
+		setupCommand(cmd)
+	}
+	return app
+}
+
+func setupCommand(cmd *cli.Command) {
+	cmd.OnUsageError = func(c *cli.Context, err error, isSub bool) error { return usageError(err) }
+	if cmd.UsageText != "" && !strings.HasPrefix(cmd.UsageText, "tmx ") {
+		cmd.UsageText = "tmx " + cmd.UsageText
+	}
+	for _, sub := range cmd.Subcommands {
+		setupCommand(sub)
+	}
+}
+
+func unknownCommand(name string) error {
+	return tmxerr.Errorf(tmxerr.Usage, "unknown command %q", name).WithHint("list commands with: tmx --help")
+}
+
+func usageError(err error) error {
+	msg := err.Error()
+	msg = strings.TrimPrefix(msg, "flag provided but not defined: ")
+	if msg != err.Error() {
+		return tmxerr.Errorf(tmxerr.Usage, "unknown flag %s", msg).WithHint("see the command's flags with: tmx COMMAND --help; global flags go before the command")
+	}
+	return tmxerr.Errorf(tmxerr.Usage, "%s", msg).WithHint("see: tmx COMMAND --help")
+}
+
+func jsonFlag() cli.Flag {
+	return &cli.BoolFlag{Name: "json", Usage: "print one JSON document (see: tmx help json)"}
+}
+
+// isJSON reads --json from the command or the app (urfave/cli reads a flag
+// from the first flag set that defines it, so both are checked).
+func isJSON(c *cli.Context) bool {
+	for _, x := range c.Lineage() {
+		if x.IsSet("json") && x.Bool("json") {
+			return true
+		}
+	}
+	return false
+}
+
+// globalString reads a global flag.
+func globalString(c *cli.Context, name string) string {
+	for _, x := range c.Lineage() {
+		if x.IsSet(name) {
+			return x.String(name)
+		}
+	}
+	return ""
+}
+
+// newClient builds the tmux client from the global flags and environment.
+func newClient(c *cli.Context, env *Env) (*client.Client, error) {
+	cl, err := client.New(client.Options{
+		TmuxPath:   globalString(c, "tmux"),
+		SocketName: globalString(c, "socket-name"),
+		SocketPath: globalString(c, "socket-path"),
+		Environ:    env.Environ,
+	})
+	if err != nil {
+		return nil, err
+	}
+	cl.SetLimits(client.LimitsFromEnv(cl.Getenv, env.Err))
+	return cl, nil
+}
+
+// positional returns the command's arguments before the payload separator
+// and the payload after it (nil when there is no separator). An argument
+// that looks like a flag before the separator is a usage error: flags go
+// before arguments.
+func positional(c *cli.Context) (args, payload []string, err error) {
+	all := c.Args().Slice()
+	for i, a := range all {
+		if a == payloadSep {
+			payload = append([]string{}, all[i+1:]...)
+			all = all[:i]
+			break
+		}
+	}
+	for _, a := range all {
+		if len(a) > 1 && strings.HasPrefix(a, "-") {
+			return nil, nil, tmxerr.Errorf(tmxerr.Usage, "flags must come before arguments: %s", a).
+				WithHint("write: tmx %s [flags] ARGS; put text that starts with '-' after --", c.Command.Name)
+		}
+	}
+	return all, payload, nil
+}
+
+// exactArgs checks the number of positional arguments.
+func exactArgs(c *cli.Context, args []string, n int, names string) error {
+	if len(args) != n {
+		return tmxerr.Errorf(tmxerr.Usage, "%s takes %s, got %d argument(s)", c.Command.Name, names, len(args)).
+			WithHint("usage: %s", c.Command.UsageText)
+	}
+	return nil
+}

@@ -1,0 +1,145 @@
+package cli
+
+import (
+	"fmt"
+	"io"
+	"runtime"
+	"sort"
+	"strings"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/tmx-sh/tmx/tmxerr"
+)
+
+func versionCmd(env *Env) *cli.Command {
+	return &cli.Command{
+		Name:      "version",
+		Usage:     "print tmx's version",
+		UsageText: "version",
+		Category:  catOther,
+		Flags:     []cli.Flag{jsonFlag()},
+		Action: action(env, func(x *call) error {
+			doc := struct {
+				Version   string `json:"version"`
+				GoVersion string `json:"go_version"`
+			}{Version, runtime.Version()}
+			return x.emit(doc, func(w io.Writer) { fmt.Fprintf(w, "tmx %s\n", Version) })
+		}),
+	}
+}
+
+// helpTopics are the pages of `tmx help TOPIC`.
+var helpTopics = map[string]func() string{
+	"targets":    func() string { return targetsHelp },
+	"json":       func() string { return jsonHelp },
+	"exit-codes": exitCodesHelp,
+}
+
+func helpCmd(env *Env) *cli.Command {
+	return &cli.Command{
+		Name:      "help",
+		Usage:     "show help for a command or a topic (targets, json, exit-codes)",
+		UsageText: "help [COMMAND | TOPIC]",
+		Category:  catOther,
+		Action: func(c *cli.Context) error {
+			if c.NArg() == 0 {
+				return cli.ShowAppHelp(c)
+			}
+			name := c.Args().First()
+			if topic, ok := helpTopics[name]; ok {
+				fmt.Fprint(env.Out, topic())
+				return nil
+			}
+			if c.App.Command(name) != nil {
+				return cli.ShowCommandHelp(c, name)
+			}
+			topics := make([]string, 0, len(helpTopics))
+			for t := range helpTopics {
+				topics = append(topics, t)
+			}
+			sort.Strings(topics)
+			return tmxerr.Errorf(tmxerr.Usage, "no help for %q", name).
+				WithHint("topics: %s; commands: tmx --help", strings.Join(topics, ", "))
+		},
+	}
+}
+
+const targetsHelp = `Targets
+
+Every command names tmux objects in one grammar:
+
+  %7          pane %7 (a pane id, as tmux prints it)
+  @3          window @3
+  $1          session $1
+  work        the session named exactly "work"; =work means the same
+  work:2      window index 2 of session work
+  work:logs   the window named exactly "logs" in session work
+  work:2.1    pane index 1 of that window
+  .           your own pane, when TMUX and TMUX_PANE prove you run inside
+              a pane of this server
+
+Names match exactly: never a prefix, never a pattern, so "bill" does not
+select "billing". Write a leading "=" when a session name starts with %, @,
+$ or =. A window whose name is all digits, or ends in "." and digits, is
+reached by its id (@N).
+
+Where a pane is needed, a session or window target means its active pane,
+and every result names the pane it used (pane_id). A pane id is the one
+target that cannot drift to another pane when someone changes the focus.
+
+When a target does not exist, the error lists what does:
+  no pane %9 on this server; 3 panes exist: %0 %1 %4
+
+tmx uses its own tmux server (tmux -L tmx). Select another with
+-L/--socket-name or -S/--socket-path (or TMX_SOCKET_NAME, TMX_SOCKET_PATH);
+your everyday server is -L default. $TMUX never selects the server.
+`
+
+const jsonHelp = `JSON output
+
+Every command takes --json and then prints exactly one JSON document on
+stdout. Keys are snake_case and named after tmux's format variables where
+one exists (pane_id, window_index, pane_current_command); ids are strings
+as tmux prints them ("%7"); every document starts with "schema_version".
+Durations end in _ms or _seconds. Documents about a server carry
+socket_path and server_pid.
+
+Text results carry truncated, dropped_lines and dropped_bytes: output is cut
+to a line budget and a byte budget (TMX_MAX_LINES, default 500, 10..100000;
+TMX_MAX_BYTES, default 128000, 4000..4000000), keeping the newest lines.
+
+On failure stdout stays empty and stderr gets one line:
+
+  {"schema_version":1,"error":{"code":"target_not_found","message":"...","hint":"..."},"exit_code":1}
+
+The codes are listed by: tmx help exit-codes.
+
+tmx run prints its document whenever it typed the command, whatever the
+command's exit status: read exit_status, timed_out, started, pane_exited
+and server_gone.
+`
+
+func exitCodesHelp() string {
+	var b strings.Builder
+	b.WriteString(`Exit codes
+
+  0    success
+  1    failure: no server, no such target, a tmux error
+  2    usage error, or a refusal by a safety rule (nothing was done)
+  124  a wait timed out
+  125  tmx run gave up waiting (the command may still be running)
+  126  tmx mcp found tmx-mcp but could not execute it
+  127  tmx mcp could not find tmx-mcp
+
+tmx run otherwise exits with the command's own status, and 1 when the pane
+or the server went away before the command finished.
+
+Error codes (the "code" of the --json error document):
+
+`)
+	for _, i := range tmxerr.All() {
+		fmt.Fprintf(&b, "  %-22s %3d  %s\n", i.Code, i.Exit, i.Doc)
+	}
+	return b.String()
+}

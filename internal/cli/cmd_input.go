@@ -1,0 +1,158 @@
+package cli
+
+import (
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/tmx-sh/tmx/client"
+	"github.com/tmx-sh/tmx/tmxerr"
+)
+
+// maxPaste bounds text read from stdin by tmx paste and tmx run: 16 MiB.
+const maxPaste = 16 << 20
+
+func emitInput(x *call, snap *client.Snapshot, res *client.InputResult, what string) error {
+	return x.emit(struct {
+		serverRef
+		*client.InputResult
+	}{refOf(snap), res}, func(w io.Writer) {
+		if x.env.StderrTTY {
+			fmt.Fprintf(x.env.Err, "tmx: sent %s to %s\n", what, strings.Join(res.TargetPaneIDs, " "))
+		}
+		if res.Enter && res.Submitted != "true" {
+			fmt.Fprintf(x.env.Err, "tmx: warning: submission %s: the pane did not visibly change after Enter\n", res.Submitted)
+		}
+		for _, warn := range res.Warnings {
+			fmt.Fprintf(x.env.Err, "tmx: warning: %s\n", warn)
+		}
+	})
+}
+
+func inputTarget(x *call) (*client.Client, *client.Snapshot, client.PaneInfo, error) {
+	cl, snap, err := x.snapshot()
+	if err != nil {
+		return nil, nil, client.PaneInfo{}, err
+	}
+	r, err := snap.Resolve(x.args[0])
+	if err != nil {
+		return nil, nil, client.PaneInfo{}, err
+	}
+	return cl, snap, r.Pane, nil
+}
+
+func sendCmd(env *Env) *cli.Command {
+	return &cli.Command{
+		Name:      "send",
+		Usage:     "send tmux key names (Enter, C-c, Up) to a pane",
+		UsageText: "send [--confirm-self] TARGET KEY...",
+		Description: "Sends keys by tmux name: Enter, Escape, Tab, Space, BSpace, Up, Down, Left, Right, Home,\n" +
+			"End, PageUp, PageDown, F1..F12, C-x, M-x, S-x, or one character. Anything else is refused: send\n" +
+			"text with tmx type or tmx paste. With synchronize-panes on, the keys reach the whole cohort and\n" +
+			"target_pane_ids lists it; a pane in a mode, dead, or the caller's own in it refuses the send.\n\n" +
+			"Examples:\n   tmx send %3 C-c\n   tmx send work Up Enter",
+		Category: catExecute,
+		Flags:    []cli.Flag{confirmSelfFlag, jsonFlag()},
+		Action: action(env, func(x *call) error {
+			keys := append(x.args[min(1, len(x.args)):], x.payload...)
+			if len(x.args) < 1 || len(keys) == 0 {
+				return tmxerr.New(tmxerr.Usage, "send takes a TARGET and at least one KEY", "usage: tmx send TARGET KEY...")
+			}
+			cl, snap, p, err := inputTarget(x)
+			if err != nil {
+				return err
+			}
+			res, err := cl.SendKeys(x.ctx(), snap, p, keys, x.Bool("confirm-self"))
+			if err != nil {
+				return err
+			}
+			return emitInput(x, snap, res, plural(len(keys), "key"))
+		}),
+	}
+}
+
+func typeCmd(env *Env) *cli.Command {
+	return &cli.Command{
+		Name:      "type",
+		Usage:     "type literal text into a pane (no key names, no newlines)",
+		UsageText: "type [--enter] [--confirm-self] TARGET -- TEXT...",
+		Description: "Types TEXT exactly (tmux send-keys -l): \"Enter\" or \"C-c\" in it are letters, a trailing ';'\n" +
+			"or a leading '-' arrive intact. Several TEXT arguments are joined with spaces. Newlines and other\n" +
+			"control characters are refused, so typed text cannot run a command by accident; use tmx paste\n" +
+			"for multi-line text. --enter presses Enter afterwards, as a separate step, and reports whether\n" +
+			"the pane visibly took it (submitted).\n\n" +
+			"Examples:\n   tmx type %3 -- 'git status'\n   tmx type --enter agent -- summarize the repo",
+		Category: catExecute,
+		Flags: []cli.Flag{
+			&cli.BoolFlag{Name: "enter", Usage: "press Enter after the text"},
+			confirmSelfFlag, jsonFlag(),
+		},
+		Action: action(env, func(x *call) error {
+			if len(x.args) != 1 || len(x.payload) == 0 {
+				return tmxerr.New(tmxerr.Usage, "type takes a TARGET, then --, then the TEXT", "usage: tmx type TARGET -- TEXT")
+			}
+			cl, snap, p, err := inputTarget(x)
+			if err != nil {
+				return err
+			}
+			res, err := cl.TypeText(x.ctx(), snap, p, strings.Join(x.payload, " "), x.Bool("enter"), x.Bool("confirm-self"))
+			if err != nil {
+				return err
+			}
+			return emitInput(x, snap, res, plural(res.Bytes, "byte"))
+		}),
+	}
+}
+
+func pasteCmd(env *Env) *cli.Command {
+	return &cli.Command{
+		Name:      "paste",
+		Usage:     "paste text from stdin into a pane, through a private buffer",
+		UsageText: "paste [--no-bracket] [--enter] [--confirm-self] TARGET < FILE",
+		Description: "Reads text from stdin, loads it into a private tmux buffer, pastes it into TARGET only\n" +
+			"(synchronized panes do not receive it) and deletes the buffer. The paste is bracketed, so a\n" +
+			"shell or TUI that enabled bracketed paste inserts several lines without running them; --enter\n" +
+			"then submits, as a separate step. With --no-bracket each newline arrives as Enter.\n\n" +
+			"Examples:\n   printf 'line one\\nline two\\n' | tmx paste %3\n   tmx paste --enter agent < prompt.txt",
+		Category: catExecute,
+		Flags: []cli.Flag{
+			&cli.BoolFlag{Name: "no-bracket", Usage: "paste without bracketed-paste markers"},
+			&cli.BoolFlag{Name: "enter", Usage: "press Enter after the paste"},
+			confirmSelfFlag, jsonFlag(),
+		},
+		Action: action(env, func(x *call) error {
+			if err := exactArgs(x.Context, x.args, 1, "one TARGET (text on stdin)"); err != nil {
+				return err
+			}
+			text, err := readStdin(x.env.In)
+			if err != nil {
+				return err
+			}
+			cl, snap, p, err := inputTarget(x)
+			if err != nil {
+				return err
+			}
+			res, err := cl.Paste(x.ctx(), snap, p, text, client.PasteOptions{
+				NoBracket: x.Bool("no-bracket"), Enter: x.Bool("enter"), ConfirmSelf: x.Bool("confirm-self"),
+			})
+			if err != nil {
+				return err
+			}
+			return emitInput(x, snap, res, plural(res.Bytes, "byte"))
+		}),
+	}
+}
+
+func readStdin(r io.Reader) (string, error) {
+	b, err := io.ReadAll(io.LimitReader(r, maxPaste+1))
+	if err != nil {
+		return "", tmxerr.Wrap(tmxerr.Usage, err, "cannot read stdin: %v", err)
+	}
+	if len(b) > maxPaste {
+		return "", tmxerr.Errorf(tmxerr.InvalidArgument, "stdin holds more than %d bytes", maxPaste).
+			WithHint("paste a smaller piece, or have the program read the file itself")
+	}
+	return string(b), nil
+}

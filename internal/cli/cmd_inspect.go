@@ -1,0 +1,460 @@
+package cli
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/tmx-sh/tmx/client"
+	"github.com/tmx-sh/tmx/selector"
+	"github.com/tmx-sh/tmx/tmxerr"
+)
+
+func lsCmd(env *Env) *cli.Command {
+	return &cli.Command{
+		Name:      "ls",
+		Usage:     "list sessions, windows and panes",
+		UsageText: "ls [--sessions | --windows | --panes] [TARGET]",
+		Description: "Lists the server's objects as a tree, or as one flat list with --sessions, --windows or\n" +
+			"--panes. A TARGET limits the listing to that session or window.\n\n" +
+			"Examples:\n   tmx ls\n   tmx ls --panes\n   tmx ls --json work",
+		Category: catInspect,
+		Flags: []cli.Flag{
+			&cli.BoolFlag{Name: "sessions", Usage: "list sessions only"},
+			&cli.BoolFlag{Name: "windows", Usage: "list windows only"},
+			&cli.BoolFlag{Name: "panes", Usage: "list every pane, flat"},
+			jsonFlag(),
+		},
+		Action: action(env, func(x *call) error {
+			if len(x.args) > 1 {
+				return exactArgs(x.Context, x.args, 1, "at most one TARGET")
+			}
+			n := 0
+			for _, f := range []string{"sessions", "windows", "panes"} {
+				if x.Bool(f) {
+					n++
+				}
+			}
+			if n > 1 {
+				return tmxerr.New(tmxerr.Usage, "--sessions, --windows and --panes exclude each other", "choose one")
+			}
+			_, snap, err := x.snapshot()
+			if err != nil {
+				return err
+			}
+			keep := func(client.PaneInfo) bool { return true }
+			if len(x.args) == 1 {
+				r, err := snap.Resolve(x.args[0])
+				if err != nil {
+					return err
+				}
+				if r.Level == selector.LevelPane {
+					return tmxerr.Errorf(tmxerr.Usage, "ls takes a session or window target, not pane %s", r.Pane.PaneID).
+						WithHint("show one pane with: tmx show %s", r.Pane.PaneID)
+				}
+				member := map[string]bool{}
+				for _, m := range r.Members {
+					member[m.SessionID+m.PaneID] = true
+				}
+				keep = func(p client.PaneInfo) bool { return member[p.SessionID+p.PaneID] }
+			}
+			var panes []client.PaneInfo
+			for _, p := range snap.Panes {
+				if keep(p) {
+					panes = append(panes, p)
+				}
+			}
+			tree := snap.Tree(keep)
+			tty := x.env.StdoutTTY
+			switch {
+			case x.Bool("sessions"):
+				list := make([]client.SessionInfo, 0, len(tree))
+				for _, s := range tree {
+					list = append(list, s.SessionInfo)
+				}
+				return x.emit(struct {
+					serverRef
+					Sessions []client.SessionInfo `json:"sessions"`
+				}{refOf(snap), list}, func(w io.Writer) {
+					t := &table{tty: tty, header: []string{"SESSION", "ID", "WINDOWS", "ATTACHED"}}
+					for _, s := range list {
+						t.add(cell(s.SessionName), s.SessionID, fmt.Sprint(s.SessionWindows), fmt.Sprint(s.SessionAttached))
+					}
+					t.write(w)
+				})
+			case x.Bool("windows"):
+				type win struct {
+					SessionID   string `json:"session_id"`
+					SessionName string `json:"session_name"`
+					client.WindowInfo
+				}
+				list := []win{}
+				for _, s := range tree {
+					for _, wn := range s.Windows {
+						list = append(list, win{s.SessionID, s.SessionName, wn.WindowInfo})
+					}
+				}
+				return x.emit(struct {
+					serverRef
+					Windows []win `json:"windows"`
+				}{refOf(snap), list}, func(w io.Writer) {
+					t := &table{tty: tty, header: []string{"SESSION", "INDEX", "NAME", "ID", "PANES", "ACTIVE"}}
+					for _, wn := range list {
+						t.add(cell(wn.SessionName), fmt.Sprint(wn.WindowIndex), cell(wn.WindowName), wn.WindowID, fmt.Sprint(wn.WindowPanes), yesNo(wn.WindowActive))
+					}
+					t.write(w)
+				})
+			case x.Bool("panes"):
+				if panes == nil {
+					panes = []client.PaneInfo{}
+				}
+				return x.emit(struct {
+					serverRef
+					Panes []client.PaneInfo `json:"panes"`
+				}{refOf(snap), panes}, func(w io.Writer) { paneTable(w, tty, panes) })
+			}
+			return x.emit(struct {
+				serverRef
+				Sessions []client.SessionNode `json:"sessions"`
+			}{refOf(snap), tree}, func(w io.Writer) { printTree(w, tree) })
+		}),
+	}
+}
+
+func paneTable(w io.Writer, tty bool, panes []client.PaneInfo) {
+	t := &table{tty: tty, header: []string{"PANE", "SESSION", "WINDOW", "INDEX", "COMMAND", "SIZE", "FLAGS", "PATH"}}
+	for _, p := range panes {
+		t.add(p.PaneID, cell(p.SessionName), fmt.Sprintf("%d:%s", p.WindowIndex, cell(p.WindowName)), fmt.Sprint(p.PaneIndex),
+			cell(p.PaneCurrentCommand), fmt.Sprintf("%dx%d", p.PaneWidth, p.PaneHeight), paneFlags(p.PaneFields), cell(p.PaneCurrentPath))
+	}
+	t.write(w)
+}
+
+func paneFlags(p client.PaneFields) string {
+	var f []string
+	if p.PaneActive {
+		f = append(f, "active")
+	}
+	if p.IsCaller {
+		f = append(f, "caller")
+	}
+	if p.PaneDead {
+		f = append(f, "dead")
+	}
+	if p.PaneInMode {
+		f = append(f, "mode:"+p.PaneMode)
+	}
+	if p.PaneSynchronized {
+		f = append(f, "sync")
+	}
+	if len(f) == 0 {
+		return "-"
+	}
+	return strings.Join(f, ",")
+}
+
+func printTree(w io.Writer, tree []client.SessionNode) {
+	for _, s := range tree {
+		fmt.Fprintf(w, "%s (%s)  %s, %d attached\n", cell(s.SessionName), s.SessionID, plural(s.SessionWindows, "window"), s.SessionAttached)
+		for _, wn := range s.Windows {
+			active := ""
+			if wn.WindowActive {
+				active = "  active"
+			}
+			fmt.Fprintf(w, "  %d: %s (%s)%s\n", wn.WindowIndex, cell(wn.WindowName), wn.WindowID, active)
+			for _, p := range wn.Panes {
+				fmt.Fprintf(w, "    %d %s  %s  %dx%d  %s  %s\n", p.PaneIndex, p.PaneID, cell(p.PaneCurrentCommand), p.PaneWidth, p.PaneHeight, paneFlags(p), cell(p.PaneCurrentPath))
+			}
+		}
+	}
+}
+
+// cell shows a value on one terminal line: control characters escaped.
+func cell(s string) string {
+	for i := 0; i < len(s); i++ {
+		if s[i] < 0x20 || s[i] == 0x7f {
+			q := fmt.Sprintf("%q", s)
+			return q[1 : len(q)-1]
+		}
+	}
+	return s
+}
+
+func infoCmd(env *Env) *cli.Command {
+	return &cli.Command{
+		Name:      "info",
+		Usage:     "describe the tmux server: socket, pid, version, configuration, caller",
+		UsageText: "info",
+		Description: "Reports the server behind the selected socket: its socket path, pid, start time, tmux\n" +
+			"version, where its configuration came from, and whether tmx runs inside one of its panes.\n\n" +
+			"Examples:\n   tmx info\n   tmx -L default info --json",
+		Category: catInspect,
+		Flags:    []cli.Flag{jsonFlag()},
+		Action: action(env, func(x *call) error {
+			if err := exactArgs(x.Context, x.args, 0, "no arguments"); err != nil {
+				return err
+			}
+			cl, snap, err := x.snapshot()
+			if err != nil {
+				return err
+			}
+			doc := infoDoc{Server: snap.Server, Socket: cl.Socket(), TmuxPath: cl.TmuxPath(), Caller: snap.Caller}
+			sessions, windows := map[string]bool{}, map[string]bool{}
+			panes := map[string]bool{}
+			for _, p := range snap.Panes {
+				sessions[p.SessionID], windows[p.WindowID], panes[p.PaneID] = true, true, true
+			}
+			doc.Sessions, doc.Windows, doc.Panes = len(sessions), len(windows), len(panes)
+			return x.emit(doc, func(w io.Writer) {
+				fmt.Fprintf(w, "socket:      %s (%s, from %s)\n", doc.SocketPath, doc.Socket, doc.Socket.Source)
+				fmt.Fprintf(w, "server pid:  %d\n", doc.PID)
+				fmt.Fprintf(w, "tmux:        %s (%s)\n", doc.Version, doc.TmuxPath)
+				fmt.Fprintf(w, "config:      %s\n", provenanceText(doc.Server))
+				fmt.Fprintf(w, "objects:     %s, %s, %s\n", plural(doc.Sessions, "session"), plural(doc.Windows, "window"), plural(doc.Panes, "pane"))
+				fmt.Fprintf(w, "caller pane: %s\n", callerText(doc.Caller))
+			})
+		}),
+	}
+}
+
+type infoDoc struct {
+	client.Server
+	Socket   client.Socket `json:"socket"`
+	TmuxPath string        `json:"tmux_path"`
+	Caller   client.Caller `json:"caller"`
+	Sessions int           `json:"sessions"`
+	Windows  int           `json:"windows"`
+	Panes    int           `json:"panes"`
+}
+
+func provenanceText(s client.Server) string {
+	switch s.Provenance {
+	case "tmx-minimal":
+		return "started by tmx with its minimal configuration"
+	case "tmx-config":
+		return "started by tmx with " + s.ConfigPath
+	}
+	return "unknown (the server was not started by tmx; its configuration may hold aliases and hooks)"
+}
+
+func callerText(c client.Caller) string {
+	switch {
+	case c.PaneID != "":
+		return c.PaneID
+	case c.Reason != "":
+		return "none (" + c.Reason + ")"
+	}
+	return "none"
+}
+
+func showCmd(env *Env) *cli.Command {
+	return &cli.Command{
+		Name:      "show",
+		Usage:     "describe one session, window or pane",
+		UsageText: "show TARGET",
+		Description: "Shows every field tmx reads for the target. A session or window target also names its\n" +
+			"active pane (pane_id) and lists its windows or panes.\n\n" +
+			"Examples:\n   tmx show %3\n   tmx show work:logs --json",
+		Category: catInspect,
+		Flags:    []cli.Flag{jsonFlag()},
+		Action: action(env, func(x *call) error {
+			if err := exactArgs(x.Context, x.args, 1, "one TARGET"); err != nil {
+				return err
+			}
+			_, snap, err := x.snapshot()
+			if err != nil {
+				return err
+			}
+			r, err := snap.Resolve(x.args[0])
+			if err != nil {
+				return err
+			}
+			return x.emit(showDoc(snap, r), func(w io.Writer) { printShow(w, snap, r) })
+		}),
+	}
+}
+
+// showDoc is the document of tmx show: the level, the object's fields (a
+// pane target's are those of its pane, window and session), and for a
+// session or window target its active pane and its children.
+func showDoc(snap *client.Snapshot, r client.Resolved) any {
+	ref := refOf(snap)
+	switch r.Level {
+	case selector.LevelPane:
+		return struct {
+			serverRef
+			Level string `json:"level"`
+			client.PaneInfo
+		}{ref, "pane", r.Pane}
+	case selector.LevelWindow:
+		panes := make([]client.PaneFields, len(r.Members))
+		for i, m := range r.Members {
+			panes[i] = m.PaneFields
+		}
+		return struct {
+			serverRef
+			Level string `json:"level"`
+			client.SessionInfo
+			client.WindowInfo
+			PaneID string              `json:"pane_id"`
+			Panes  []client.PaneFields `json:"panes"`
+		}{ref, "window", r.Pane.SessionInfo, r.Pane.WindowInfo, r.Pane.PaneID, panes}
+	}
+	tree := snap.Tree(func(p client.PaneInfo) bool { return p.SessionID == r.Pane.SessionID })
+	return struct {
+		serverRef
+		Level string `json:"level"`
+		client.SessionInfo
+		WindowID string              `json:"window_id"`
+		PaneID   string              `json:"pane_id"`
+		Windows  []client.WindowNode `json:"windows"`
+	}{ref, "session", r.Pane.SessionInfo, r.Pane.WindowID, r.Pane.PaneID, tree[0].Windows}
+}
+
+func printShow(w io.Writer, snap *client.Snapshot, r client.Resolved) {
+	p := r.Pane
+	switch r.Level {
+	case selector.LevelPane:
+		fmt.Fprintf(w, "pane %s (index %d) in window %d:%s (%s) of session %s (%s)\n", p.PaneID, p.PaneIndex, p.WindowIndex, cell(p.WindowName), p.WindowID, cell(p.SessionName), p.SessionID)
+		fmt.Fprintf(w, "  command: %s (pid %d)\n  path:    %s\n  title:   %s\n  size:    %dx%d, cursor %d,%d\n  history: %d of %d lines\n  flags:   %s\n",
+			cell(p.PaneCurrentCommand), p.PanePID, cell(p.PaneCurrentPath), cell(p.PaneTitle), p.PaneWidth, p.PaneHeight, p.CursorX, p.CursorY, p.HistorySize, p.HistoryLimit, paneFlags(p.PaneFields))
+	case selector.LevelWindow:
+		fmt.Fprintf(w, "window %d:%s (%s) of session %s (%s), active pane %s\n", p.WindowIndex, cell(p.WindowName), p.WindowID, cell(p.SessionName), p.SessionID, p.PaneID)
+		paneTable(w, true, r.Members)
+	default:
+		printTree(w, snap.Tree(func(q client.PaneInfo) bool { return q.SessionID == p.SessionID }))
+	}
+}
+
+func statusCmd(env *Env) *cli.Command {
+	return &cli.Command{
+		Name:      "status",
+		Usage:     "show tmx's setup: tmux binary and version, socket, whether a server runs",
+		UsageText: "status",
+		Description: "Reports what tmx would use, and whether a server is running on the selected socket. A\n" +
+			"stopped server is an answer, not an error: read \"running\".\n\n" +
+			"Examples:\n   tmx status\n   tmx status --json",
+		Category: catOther,
+		Flags:    []cli.Flag{jsonFlag()},
+		Action: action(env, func(x *call) error {
+			if err := exactArgs(x.Context, x.args, 0, "no arguments"); err != nil {
+				return err
+			}
+			cl, err := x.client()
+			if err != nil {
+				return err
+			}
+			doc := statusDoc{TmxVersion: Version, TmuxPath: cl.TmuxPath(), Socket: cl.Socket()}
+			v, err := cl.Version(x.ctx())
+			if err != nil {
+				return err
+			}
+			doc.TmuxVersion, doc.TmuxSupported = v.Raw, v.Supported()
+			l := cl.Limits()
+			doc.Limits = limitsDoc{l.MaxLines, l.MaxBytes, l.WaitDefault.Seconds(), l.WaitMax.Seconds()}
+			snap, err := cl.Snapshot(x.ctx())
+			switch {
+			case err == nil:
+				doc.Running = true
+				doc.Server = &snap.Server
+				doc.Caller = &snap.Caller
+				seen := map[string]bool{}
+				for _, p := range snap.Panes {
+					if !seen[p.SessionID] {
+						seen[p.SessionID] = true
+						doc.Sessions++
+					}
+				}
+			case errors.Is(err, client.ErrNoServer):
+			default:
+				return err
+			}
+			return x.emit(doc, func(w io.Writer) {
+				fmt.Fprintf(w, "tmx:     %s\n", doc.TmxVersion)
+				fmt.Fprintf(w, "tmux:    %s (%s)%s\n", doc.TmuxVersion, doc.TmuxPath, map[bool]string{true: "", false: "  UNSUPPORTED: tmx needs 3.2a or newer"}[doc.TmuxSupported])
+				fmt.Fprintf(w, "socket:  %s (from %s)\n", doc.Socket, doc.Socket.Source)
+				if !doc.Running {
+					fmt.Fprintf(w, "server:  not running (tmx new or tmx run starts one)\n")
+					return
+				}
+				fmt.Fprintf(w, "server:  running, pid %d, %s, %s\n", doc.Server.PID, doc.Server.SocketPath, plural(doc.Sessions, "session"))
+				fmt.Fprintf(w, "config:  %s\n", provenanceText(*doc.Server))
+				fmt.Fprintf(w, "caller:  %s\n", callerText(*doc.Caller))
+			})
+		}),
+	}
+}
+
+type statusDoc struct {
+	TmxVersion    string         `json:"tmx_version"`
+	TmuxPath      string         `json:"tmux_path"`
+	TmuxVersion   string         `json:"tmux_version"`
+	TmuxSupported bool           `json:"tmux_supported"`
+	Socket        client.Socket  `json:"socket"`
+	Running       bool           `json:"running"`
+	Server        *client.Server `json:"server"`
+	Caller        *client.Caller `json:"caller"`
+	Sessions      int            `json:"sessions"`
+	Limits        limitsDoc      `json:"limits"`
+}
+
+type limitsDoc struct {
+	MaxLines           int     `json:"max_lines"`
+	MaxBytes           int     `json:"max_bytes"`
+	WaitDefaultSeconds float64 `json:"wait_default_seconds"`
+	WaitMaxSeconds     float64 `json:"wait_max_seconds"`
+}
+
+func captureCmd(env *Env) *cli.Command {
+	return &cli.Command{
+		Name:      "capture",
+		Usage:     "print the newest lines of a pane, within a line and byte budget",
+		UsageText: "capture [--lines N] [--max-bytes N] [--rows] [--keep-trailing] TARGET",
+		Description: "Prints the pane's newest logical lines (wrapped rows joined) with trailing spaces and the\n" +
+			"blank rows below the last written row removed. Output is cut to the budget, newest kept, and\n" +
+			"the JSON says what was dropped (truncated, dropped_lines, dropped_bytes).\n\n" +
+			"Examples:\n   tmx capture %3\n   tmx capture --lines 50 --json work:logs",
+		Category: catInspect,
+		Flags: []cli.Flag{
+			linesFlag, maxBytesFlag,
+			&cli.BoolFlag{Name: "rows", Usage: "return the pane's rows as drawn, without joining wrapped lines"},
+			&cli.BoolFlag{Name: "keep-trailing", Usage: "keep trailing spaces"},
+			jsonFlag(),
+		},
+		Action: action(env, func(x *call) error {
+			if err := exactArgs(x.Context, x.args, 1, "one TARGET"); err != nil {
+				return err
+			}
+			cl, snap, err := x.snapshot()
+			if err != nil {
+				return err
+			}
+			r, err := snap.Resolve(x.args[0])
+			if err != nil {
+				return err
+			}
+			l := cl.Limits()
+			res, err := cl.Capture(x.ctx(), r.Pane, client.CaptureOptions{
+				MaxLines: l.Lines(x.Int("lines")), MaxBytes: l.Bytes(x.Int("max-bytes")),
+				Rows: x.Bool("rows"), KeepTrailing: x.Bool("keep-trailing"),
+			})
+			if err != nil {
+				return err
+			}
+			return x.emit(struct {
+				serverRef
+				*client.CaptureResult
+			}{refOf(snap), res}, func(w io.Writer) {
+				for _, line := range res.Lines {
+					fmt.Fprintln(w, line)
+				}
+				if res.Truncated && x.env.StderrTTY {
+					fmt.Fprintf(x.env.Err, "tmx: %d older lines and %d bytes not shown (--lines, --max-bytes)\n", res.DroppedLines, res.DroppedBytes)
+				}
+			})
+		}),
+	}
+}

@@ -1,0 +1,121 @@
+package cli
+
+import (
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/tmx-sh/tmx/client"
+	"github.com/tmx-sh/tmx/tmxerr"
+)
+
+// DefaultRunSession is the session tmx run uses, and creates, when it is
+// given no target.
+const DefaultRunSession = "main"
+
+func runCmd(env *Env) *cli.Command {
+	return &cli.Command{
+		Name:      "run",
+		Usage:     "run a shell command in a pane; return its output and exit status",
+		UsageText: "run [--timeout SECONDS] [--suppress-history] [--lines N] [--max-bytes N] [--stdin] [TARGET] -- COMMAND...",
+		Description: "Runs COMMAND in a subshell of the pane's shell (bash, zsh, dash, sh, ksh or fish), waits for\n" +
+			"it, and prints only what it printed. tmx exits with the command's own status. Its cd, export\n" +
+			"and exit do not outlive the call, and the pane stays open.\n\n" +
+			"Without TARGET it uses the session \"main\", creating it (and the server) when missing. The pane\n" +
+			"must be at a shell prompt: a pane in copy mode, a dead pane, the caller's own pane, or one\n" +
+			"running another program is refused before anything is typed.\n\n" +
+			"Completion comes from tmux itself (a wait-for channel signalled by an exit trap), never from\n" +
+			"watching the screen. The command text reaches the shell through a private tmux buffer, so it\n" +
+			"never passes through the line editor or into shell history. --stdin reads it from stdin (so it\n" +
+			"does not show in ps). The wait is bounded: 30 s by default, at most TMX_WAIT_MAX_SECONDS (120).\n" +
+			"When tmx gives up waiting it exits 125 and says so: the command may still be running, so look\n" +
+			"at the pane before retrying.\n\n" +
+			"Examples:\n   tmx run -- uname -a\n   tmx run --json work -- 'make test 2>&1 | tail -5'\n   tmx run --timeout 300 build:0 -- cargo build",
+		Category: catExecute,
+		Flags: []cli.Flag{
+			&cli.Float64Flag{Name: "timeout", Usage: "wait at most `SECONDS` (default 30, clamped to TMX_WAIT_MAX_SECONDS)"},
+			&cli.BoolFlag{Name: "suppress-history", Usage: "start the typed line with a space (best effort: shells that ignore such lines keep it out of history)"},
+			&cli.BoolFlag{Name: "stdin", Usage: "read COMMAND from stdin instead of the arguments"},
+			linesFlag, maxBytesFlag, jsonFlag(),
+		},
+		Action: action(env, func(x *call) error {
+			if len(x.args) > 1 {
+				return tmxerr.Errorf(tmxerr.Usage, "run takes at most one TARGET before --, got %d arguments", len(x.args)).
+					WithHint("put the command after --: tmx run TARGET -- COMMAND")
+			}
+			command := strings.Join(x.payload, " ")
+			if x.Bool("stdin") {
+				if len(x.payload) > 0 {
+					return tmxerr.New(tmxerr.Usage, "--stdin and a COMMAND after -- exclude each other", "choose one")
+				}
+				var err error
+				if command, err = readStdin(x.env.In); err != nil {
+					return err
+				}
+			}
+			if strings.TrimSpace(command) == "" {
+				return tmxerr.New(tmxerr.Usage, "no command given", "usage: tmx run [TARGET] -- COMMAND")
+			}
+			cl, err := x.client()
+			if err != nil {
+				return err
+			}
+			var snap *client.Snapshot
+			var p client.PaneInfo
+			if len(x.args) == 0 {
+				snap, p, err = cl.EnsureSession(x.ctx(), DefaultRunSession)
+			} else {
+				snap, err = cl.Snapshot(x.ctx())
+				if err == nil {
+					var r client.Resolved
+					r, err = snap.Resolve(x.args[0])
+					p = r.Pane
+				}
+			}
+			if err != nil {
+				return err
+			}
+			l := cl.Limits()
+			res, err := cl.Run(x.ctx(), snap, p, command, client.RunOptions{
+				Timeout:         l.Timeout(x.Float64("timeout")),
+				SuppressHistory: x.Bool("suppress-history"),
+				MaxLines:        l.Lines(x.Int("lines")),
+				MaxBytes:        l.Bytes(x.Int("max-bytes")),
+			})
+			if err != nil {
+				return err
+			}
+			if err := x.emit(struct {
+				serverRef
+				*client.RunResult
+			}{refOf(snap), res}, func(w io.Writer) {
+				if res.Output != "" {
+					fmt.Fprintln(w, res.Output)
+				}
+				if res.Note != "" {
+					fmt.Fprintf(x.env.Err, "tmx: %s\n", res.Note)
+				}
+				if res.Truncated {
+					fmt.Fprintf(x.env.Err, "tmx: %d earlier lines and %d bytes of output not shown (--lines, --max-bytes)\n", res.DroppedLines, res.DroppedBytes)
+				}
+			}); err != nil {
+				return err
+			}
+			return exitStatus(runExitStatus(res))
+		}),
+	}
+}
+
+// runExitStatus maps a run result to tmx's exit status: the command's own,
+// 125 when tmx gave up waiting, 1 when the pane or server went away.
+func runExitStatus(r *client.RunResult) int {
+	switch {
+	case r.ExitStatus != nil:
+		return *r.ExitStatus
+	case r.TimedOut:
+		return tmxerr.ExitRunTimeout
+	}
+	return tmxerr.ExitFailure
+}

@@ -1,0 +1,146 @@
+package cli
+
+import (
+	"fmt"
+	"io"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/tmx-sh/tmx/client"
+)
+
+// spawnDoc is the document of new, new-window and split: the new pane with
+// its window and session, and the server's provenance.
+type spawnDoc struct {
+	serverRef
+	ConfigProvenance string `json:"config_provenance"`
+	client.PaneInfo
+}
+
+func emitSpawn(x *call, verb string, snap *client.Snapshot, p client.PaneInfo) error {
+	doc := spawnDoc{refOf(snap), snap.Server.Provenance, p}
+	return x.emit(doc, func(w io.Writer) {
+		fmt.Fprintln(w, p.PaneID)
+		if x.env.StderrTTY {
+			fmt.Fprintf(x.env.Err, "tmx: %s pane %s in window %d:%s of session %s\n", verb, p.PaneID, p.WindowIndex, cell(p.WindowName), cell(p.SessionName))
+		}
+	})
+}
+
+var (
+	dirFlag = &cli.StringFlag{Name: "dir", Aliases: []string{"c"}, Usage: "start in directory `DIR` (absolute)"}
+)
+
+func newCmd(env *Env) *cli.Command {
+	return &cli.Command{
+		Name:      "new",
+		Usage:     "create a detached session (starting the server if needed)",
+		UsageText: "new [-s NAME] [-n WINDOW] [-c DIR] [-x COLS] [-y ROWS] [-- COMMAND...]",
+		Description: "Creates a session and prints its first pane's id. A server started here reads tmx's\n" +
+			"minimal configuration (or TMX_TMUX_CONFIG), never ~/.tmux.conf. Names match exactly later, so\n" +
+			"':' and '.' (which tmux would rewrite) are refused. Without COMMAND the pane runs your shell.\n\n" +
+			"Examples:\n   tmx new -s work\n   tmx new -s build -c /src/app -- make watch\n   tmx new --json -x 120 -y 40",
+		Category: catExecute,
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "name", Aliases: []string{"s"}, Usage: "session `NAME` (default: tmux picks a number)"},
+			&cli.StringFlag{Name: "window-name", Aliases: []string{"n"}, Usage: "first window's `NAME`"},
+			dirFlag,
+			&cli.IntFlag{Name: "width", Aliases: []string{"x"}, Usage: "width in `COLS` (default 200)"},
+			&cli.IntFlag{Name: "height", Aliases: []string{"y"}, Usage: "height in `ROWS` (default 50)"},
+			jsonFlag(),
+		},
+		Action: action(env, func(x *call) error {
+			if err := exactArgs(x.Context, x.args, 0, "no arguments before --"); err != nil {
+				return err
+			}
+			cl, err := x.client()
+			if err != nil {
+				return err
+			}
+			snap, p, err := cl.NewSession(x.ctx(), client.SpawnOptions{
+				Name: x.String("name"), WindowName: x.String("window-name"), Dir: x.String("dir"),
+				Width: x.Int("width"), Height: x.Int("height"), Command: x.payload,
+			})
+			if err != nil {
+				return err
+			}
+			return emitSpawn(x, "created", snap, p)
+		}),
+	}
+}
+
+func newWindowCmd(env *Env) *cli.Command {
+	return &cli.Command{
+		Name:      "new-window",
+		Usage:     "create a detached window in a session",
+		UsageText: "new-window [-n NAME] [-c DIR] TARGET [-- COMMAND...]",
+		Description: "Creates a window at the next free index of TARGET's session and prints its pane's id.\n\n" +
+			"Examples:\n   tmx new-window -n logs work -- tail -f /var/log/syslog",
+		Category: catExecute,
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "name", Aliases: []string{"n"}, Usage: "window `NAME`"},
+			dirFlag,
+			jsonFlag(),
+		},
+		Action: action(env, func(x *call) error {
+			if err := exactArgs(x.Context, x.args, 1, "one TARGET"); err != nil {
+				return err
+			}
+			cl, snap, err := x.snapshot()
+			if err != nil {
+				return err
+			}
+			r, err := snap.Resolve(x.args[0])
+			if err != nil {
+				return err
+			}
+			snap, p, err := cl.NewWindow(x.ctx(), r.Pane.SessionID, client.SpawnOptions{
+				Name: x.String("name"), Dir: x.String("dir"), Command: x.payload,
+			})
+			if err != nil {
+				return err
+			}
+			return emitSpawn(x, "created", snap, p)
+		}),
+	}
+}
+
+func splitCmd(env *Env) *cli.Command {
+	return &cli.Command{
+		Name:      "split",
+		Usage:     "split a pane in two",
+		UsageText: "split [--horizontal] [--before] [--size N|N%] [-c DIR] TARGET [-- COMMAND...]",
+		Description: "Splits TARGET's pane (one above the other, or side by side with --horizontal) and\n" +
+			"prints the new pane's id. The new pane does not take the focus.\n\n" +
+			"Examples:\n   tmx split %0\n   tmx split --horizontal --size 30% work -- htop",
+		Category: catExecute,
+		Flags: []cli.Flag{
+			&cli.BoolFlag{Name: "horizontal", Usage: "put the new pane beside the target (tmux split-window -h)"},
+			&cli.BoolFlag{Name: "before", Usage: "put the new pane above or left of the target"},
+			&cli.StringFlag{Name: "size", Aliases: []string{"l"}, Usage: "new pane's size in cells, or a percentage (`N` or N%)"},
+			dirFlag,
+			jsonFlag(),
+		},
+		Action: action(env, func(x *call) error {
+			if err := exactArgs(x.Context, x.args, 1, "one TARGET"); err != nil {
+				return err
+			}
+			cl, snap, err := x.snapshot()
+			if err != nil {
+				return err
+			}
+			r, err := snap.Resolve(x.args[0])
+			if err != nil {
+				return err
+			}
+			snap, p, err := cl.Split(x.ctx(), r.Pane.PaneID, client.SpawnOptions{
+				Horizontal: x.Bool("horizontal"), Before: x.Bool("before"), Size: x.String("size"),
+				Dir: x.String("dir"), Command: x.payload,
+			})
+			if err != nil {
+				return err
+			}
+			return emitSpawn(x, "created", snap, p)
+		}),
+	}
+}

@@ -1,0 +1,118 @@
+package cli
+
+// Output rules.
+//
+// stdout carries data only: one JSON document with --json, otherwise the
+// human form (an aligned table on a terminal, tab-separated fields without
+// a header when piped). Everything else goes to stderr: progress, warnings
+// ("tmx: warning: ..."), and errors ("tmx: error: ..." then zero or more
+// "tmx: hint: ..." lines). Messages are lowercase with no final period.
+//
+// Under --json a failure leaves stdout empty and writes one line to stderr:
+//
+//	{"schema_version":1,"error":{"code":"...","message":"...","hint":"..."},"exit_code":N}
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/tmx-sh/tmx/tmxerr"
+)
+
+// SchemaVersion is the version of every JSON document tmx prints.
+const SchemaVersion = 1
+
+// marshalDoc encodes v (a struct or map that encodes as a JSON object) with
+// "schema_version" as its first key, without HTML escaping.
+func marshalDoc(v any) ([]byte, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	body := bytes.TrimSpace(buf.Bytes())
+	if len(body) < 2 || body[0] != '{' {
+		return nil, fmt.Errorf("document is not a JSON object")
+	}
+	out := []byte(fmt.Sprintf(`{"schema_version":%d`, SchemaVersion))
+	if rest := body[1:]; !bytes.Equal(rest, []byte("}")) {
+		out = append(out, ',')
+		out = append(out, rest...)
+	} else {
+		out = append(out, '}')
+	}
+	return append(out, '\n'), nil
+}
+
+func writeDoc(w io.Writer, v any) error {
+	b, err := marshalDoc(v)
+	if err != nil {
+		return tmxerr.Wrap(tmxerr.Internal, err, "cannot encode the result: %v", err)
+	}
+	_, err = w.Write(b)
+	return err
+}
+
+type errorDoc struct {
+	Error struct {
+		Code    tmxerr.Code `json:"code"`
+		Message string      `json:"message"`
+		Hint    string      `json:"hint,omitempty"`
+	} `json:"error"`
+	ExitCode int `json:"exit_code"`
+}
+
+// printError writes err to w: one JSON line when asJSON, else
+// "tmx: error:" and "tmx: hint:" lines.
+func printError(w io.Writer, err error, asJSON bool) {
+	te := tmxerr.As(err)
+	if asJSON {
+		var d errorDoc
+		d.Error.Code, d.Error.Message, d.Error.Hint = te.Code, te.Message, te.Hint
+		d.ExitCode = te.Code.Exit()
+		b, _ := marshalDoc(d)
+		w.Write(b)
+		return
+	}
+	fmt.Fprintf(w, "tmx: error: %s\n", te.Message)
+	if te.Hint != "" {
+		fmt.Fprintf(w, "tmx: hint: %s\n", te.Hint)
+	}
+}
+
+// table writes rows as an aligned table with a header on a terminal, or
+// as tab-separated rows without a header when piped.
+type table struct {
+	tty    bool
+	header []string
+	rows   [][]string
+}
+
+func (t *table) add(cells ...string) { t.rows = append(t.rows, cells) }
+
+func (t *table) write(w io.Writer) {
+	if !t.tty {
+		for _, r := range t.rows {
+			fmt.Fprintln(w, strings.Join(r, "\t"))
+		}
+		return
+	}
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, strings.Join(t.header, "\t"))
+	for _, r := range t.rows {
+		fmt.Fprintln(tw, strings.Join(r, "\t"))
+	}
+	tw.Flush()
+}
+
+func yesNo(b bool) string {
+	if b {
+		return "yes"
+	}
+	return "no"
+}

@@ -1,0 +1,207 @@
+// Package tmxerr holds the closed list of tmx error codes and the exit status
+// each one maps to.
+//
+// Every failure tmx reports, on the CLI or through tmx-mcp, carries exactly
+// one [Code] from this file. The CLI prints it in the stderr error document
+// under --json:
+//
+//	{"schema_version":1,"error":{"code":"target_not_found","message":"...","hint":"..."},"exit_code":1}
+//
+// and tmx-mcp copies it into its audit record and its isError results. Codes
+// are stable: a script may branch on them. Adding a code is a documented
+// change; renaming or removing one is a breaking change.
+//
+// # Exit statuses
+//
+// The process exit statuses are one table, [ExitOK] through [ExitNotFound],
+// printed by `tmx help exit-codes` and docs/exit-codes.md. `tmx run` exits
+// with the command's own status when it completes, so its statuses overlap
+// these; read its JSON document to tell them apart.
+package tmxerr
+
+import (
+	"errors"
+	"fmt"
+	"sort"
+)
+
+// Process exit statuses. See the package documentation.
+const (
+	ExitOK          = 0   // success
+	ExitFailure     = 1   // no server, no such target, a tmux error
+	ExitUsage       = 2   // usage error, or a refusal by a safety rule
+	ExitWaitTimeout = 124 // a wait timed out (same as timeout(1))
+	ExitRunTimeout  = 125 // tmx run gave up waiting for the command
+	ExitCannotExec  = 126 // tmx mcp found tmx-mcp but could not exec it
+	ExitNotFound    = 127 // tmx mcp could not find tmx-mcp
+)
+
+// Code is a stable, snake_case error code.
+type Code string
+
+// The closed list of codes. Keep it sorted by group and documented: the
+// table in [All] is what `tmx help exit-codes` and the docs print.
+const (
+	// Usage and validation: the caller can fix the call.
+	Usage           Code = "usage"
+	InvalidTarget   Code = "invalid_target"
+	InvalidArgument Code = "invalid_argument"
+
+	// Refusals by a safety rule: the call was well formed, and tmx declined
+	// to act before anything was sent to a pane or deleted.
+	ConfirmationRequired Code = "confirmation_required"
+	CallerPane           Code = "caller_pane"
+	CallerUnproven       Code = "caller_unproven"
+	PaneInMode           Code = "pane_in_mode"
+	PaneDead             Code = "pane_dead"
+	PaneBusy             Code = "pane_busy"
+
+	// Failures: the call could not be carried out.
+	TargetNotFound  Code = "target_not_found"
+	AmbiguousTarget Code = "ambiguous_target"
+	NameInUse       Code = "name_in_use"
+	NoServer        Code = "no_server"
+	ServerGone      Code = "server_gone"
+	SocketError     Code = "socket_error"
+	ConfigError     Code = "config_error"
+	TmuxNotFound    Code = "tmux_not_found"
+	TmuxUnsupported Code = "tmux_unsupported"
+	TmuxError       Code = "tmux_error"
+	Internal        Code = "internal"
+
+	// tmx-mcp: failures of the adapter around a tool call.
+	OutputTooLarge Code = "output_too_large"
+	CLIFailed      Code = "cli_failed"
+
+	// The tmx mcp launcher.
+	LauncherNotFound   Code = "launcher_not_found"
+	LauncherExecFailed Code = "launcher_exec_failed"
+)
+
+// Info describes one code: its exit status and what it means.
+type Info struct {
+	Code Code   `json:"code"`
+	Exit int    `json:"exit_code"`
+	Doc  string `json:"description"`
+}
+
+var table = map[Code]Info{
+	Usage:           {Usage, ExitUsage, "bad flag, missing or extra argument, or conflicting options"},
+	InvalidTarget:   {InvalidTarget, ExitUsage, "a target does not parse; the message names the column"},
+	InvalidArgument: {InvalidArgument, ExitUsage, "a value is out of range or not allowed (a name with ':' or '.', a newline in typed text, an unknown key name)"},
+
+	ConfirmationRequired: {ConfirmationRequired, ExitUsage, "a destructive call needs --confirm (confirm: true over MCP)"},
+	CallerPane:           {CallerPane, ExitUsage, "the target is, or contains, the caller's own pane; pass --confirm-self to proceed"},
+	CallerUnproven:       {CallerUnproven, ExitUsage, "TMUX or TMUX_PANE is set but does not prove which pane is the caller's, so input is refused"},
+	PaneInMode:           {PaneInMode, ExitUsage, "the pane is in a mode such as copy mode; tmx does not leave a person's mode for them"},
+	PaneDead:             {PaneDead, ExitUsage, "the pane's program has exited (remain-on-exit keeps it open)"},
+	PaneBusy:             {PaneBusy, ExitUsage, "the pane is not at a shell prompt, so tmx run will not type into it"},
+
+	TargetNotFound:  {TargetNotFound, ExitFailure, "no session, window or pane matches the target; the message lists what exists"},
+	AmbiguousTarget: {AmbiguousTarget, ExitFailure, "more than one window has that name; use its id (@N) or index"},
+	NameInUse:       {NameInUse, ExitFailure, "a session with that name already exists"},
+	NoServer:        {NoServer, ExitFailure, "no tmux server is running on the selected socket"},
+	ServerGone:      {ServerGone, ExitFailure, "the tmux server exited during the call"},
+	SocketError:     {SocketError, ExitFailure, "the socket cannot be used (permissions, a bad path, or both a name and a path given)"},
+	ConfigError:     {ConfigError, ExitFailure, "the configuration for a new server cannot be written or read (TMX_TMUX_CONFIG must be an absolute, readable path)"},
+	TmuxNotFound:    {TmuxNotFound, ExitFailure, "the tmux binary was not found (--tmux, TMX_TMUX, then PATH)"},
+	TmuxUnsupported: {TmuxUnsupported, ExitFailure, "tmux is older than 3.2a"},
+	TmuxError:       {TmuxError, ExitFailure, "tmux reported an error tmx does not classify; the message quotes it"},
+	Internal:        {Internal, ExitFailure, "a bug in tmx; please report it with the message"},
+
+	OutputTooLarge: {OutputTooLarge, ExitFailure, "tmx-mcp: the CLI's output passed the byte cap, so it was not parsed"},
+	CLIFailed:      {CLIFailed, ExitFailure, "tmx-mcp: the tmx child failed without a structured error (killed, or crashed)"},
+
+	LauncherNotFound:   {LauncherNotFound, ExitNotFound, "tmx mcp: tmx-mcp was found neither beside tmx nor on PATH"},
+	LauncherExecFailed: {LauncherExecFailed, ExitCannotExec, "tmx mcp: tmx-mcp was found but could not be executed"},
+}
+
+// All returns every code, sorted by exit status and then by name.
+func All() []Info {
+	out := make([]Info, 0, len(table))
+	for _, i := range table {
+		out = append(out, i)
+	}
+	sort.Slice(out, func(a, b int) bool {
+		if out[a].Exit != out[b].Exit {
+			return out[a].Exit < out[b].Exit
+		}
+		return out[a].Code < out[b].Code
+	})
+	return out
+}
+
+// Known reports whether c is in the closed list.
+func Known(c Code) bool { _, ok := table[c]; return ok }
+
+// Exit returns the process exit status for c; unknown codes map to
+// [ExitFailure].
+func (c Code) Exit() int {
+	if i, ok := table[c]; ok {
+		return i.Exit
+	}
+	return ExitFailure
+}
+
+// Error is a coded failure: a message for people and a hint that names the
+// fix. Err, when set, is the underlying cause (for errors.Is / errors.As).
+type Error struct {
+	Code    Code
+	Message string
+	Hint    string
+	Err     error
+}
+
+func (e *Error) Error() string { return e.Message }
+
+// Unwrap returns the underlying cause, if any.
+func (e *Error) Unwrap() error { return e.Err }
+
+// New returns an *Error with code, message and hint.
+func New(code Code, message, hint string) *Error {
+	return &Error{Code: code, Message: message, Hint: hint}
+}
+
+// Errorf returns an *Error whose message is formatted. Use [Error.WithHint]
+// to add the fix.
+func Errorf(code Code, format string, args ...any) *Error {
+	return &Error{Code: code, Message: fmt.Sprintf(format, args...)}
+}
+
+// WithHint sets the hint and returns e.
+func (e *Error) WithHint(format string, args ...any) *Error {
+	e.Hint = fmt.Sprintf(format, args...)
+	return e
+}
+
+// Wrap returns an *Error carrying cause. If cause is already an *Error it is
+// returned unchanged, so the innermost code wins.
+func Wrap(code Code, cause error, format string, args ...any) *Error {
+	var te *Error
+	if errors.As(cause, &te) {
+		return te
+	}
+	return &Error{Code: code, Message: fmt.Sprintf(format, args...), Err: cause}
+}
+
+// As returns err as an *Error. An error that carries no code becomes
+// [Internal] with its own message.
+func As(err error) *Error {
+	if err == nil {
+		return nil
+	}
+	var te *Error
+	if errors.As(err, &te) {
+		return te
+	}
+	return &Error{Code: Internal, Message: err.Error(), Err: err}
+}
+
+// ExitStatus returns the process exit status for err: 0 for nil, the code's
+// status for an *Error, and [ExitFailure] otherwise.
+func ExitStatus(err error) int {
+	if err == nil {
+		return ExitOK
+	}
+	return As(err).Code.Exit()
+}
