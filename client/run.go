@@ -77,18 +77,50 @@ func shellOf(cmd string) (string, shellKind) {
 }
 
 // CheckRunnable refuses a pane tmx run must not type into: a dead pane, a
-// pane in a mode, the caller's own pane, or a pane whose foreground process
-// is not a shell (so it is not at a prompt). Errors: pane_dead,
+// pane in a mode, the caller's own pane, or a pane whose shell is not at
+// its prompt (another program, or a job of the shell, holds the terminal).
+// A job that is just ending (such as the last step of an earlier run's
+// frame) gets promptSettle to hand the terminal back. Errors: pane_dead,
 // pane_in_mode, caller_pane, caller_unproven, pane_busy.
 func CheckRunnable(p PaneInfo, caller Caller) error {
 	if err := checkInputTarget(p, caller, false); err != nil {
 		return err
 	}
-	if name, kind := shellOf(p.PaneCurrentCommand); kind == shellNone {
-		return tmxerr.Errorf(tmxerr.PaneBusy, "pane %s is running %q, not a shell at its prompt", p.PaneID, name).
+	busy := func(what string) error {
+		return tmxerr.Errorf(tmxerr.PaneBusy, "pane %s is running %q, not a shell at its prompt", p.PaneID, what).
 			WithHint("wait for it to finish (tmx wait), interrupt it (tmx send %s C-c), or use another pane", p.PaneID)
 	}
+	name, kind := shellOf(p.PaneCurrentCommand)
+	if kind == shellNone {
+		return busy(name)
+	}
+	if atPrompt, fg, ok := waitPrompt(p.PanePID, promptSettle); ok && !atPrompt {
+		if _, k := shellOf(fg); fg == "" || k != shellNone {
+			// The job's leader is a subshell (such as a run's frame).
+			return tmxerr.Errorf(tmxerr.PaneBusy, "pane %s is running a command: its %s is not at its prompt", p.PaneID, name).
+				WithHint("wait for it to finish (tmx wait), interrupt it (tmx send %s C-c), or use another pane", p.PaneID)
+		}
+		return busy(fg)
+	}
 	return nil
+}
+
+// promptSettle bounds how long a run waits for a pane's shell to take its
+// terminal back: before typing (an earlier run's frame may be exiting) and
+// after completion (so the next call finds the prompt).
+const promptSettle = 500 * time.Millisecond
+
+// waitPrompt waits up to d for the pane's shell to be at its prompt,
+// reading /proc (no tmux call). ok is false when /proc cannot tell.
+func waitPrompt(panePID int, d time.Duration) (atPrompt bool, fg string, ok bool) {
+	end := time.Now().Add(d)
+	for {
+		atPrompt, fg, ok = foreground(panePID)
+		if !ok || atPrompt || time.Now().After(end) {
+			return atPrompt, fg, ok
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
 }
 
 // checkInputTarget applies the input rules of SPEC section 6 to one pane:
@@ -179,7 +211,7 @@ func (c *Client) Run(ctx context.Context, snap *Snapshot, p PaneInfo, command st
 
 	deadline, cancel := context.WithTimeout(ctx, o.Timeout)
 	defer cancel()
-	waiter := c.startWaiter(deadline, m.channel, p, startAbs)
+	waiter := c.startWaiter(deadline, m.channel, p)
 
 	_, err := c.Exec(ctx, strings.NewReader(command),
 		"load-buffer", "-b", cmdBuf, "-",
@@ -200,6 +232,10 @@ func (c *Client) Run(ctx context.Context, snap *Snapshot, p PaneInfo, command st
 	res.HistoryOverflow = overflow
 	if found {
 		res.ExitStatus = &status
+		// The frame's last steps (the tmux client that signalled, the
+		// subshell) are still ending: let the shell take its terminal back
+		// so the next call finds it at its prompt.
+		waitPrompt(p.PanePID, promptSettle)
 	} else if !res.ServerGone && !res.PaneExited {
 		res.TimedOut = true
 	}
@@ -240,7 +276,9 @@ func (c *Client) awaitFrame(ctx, deadline context.Context, waiter <-chan waiterR
 		select {
 		case w := <-waiter:
 			if w.err == nil {
-				lines = w.lines
+				if l, err := c.readFrame(ctx, p.PaneID, startAbs, w.historySize, m, w.lines); err == nil {
+					lines = l
+				}
 				if m.hasEnd(lines) {
 					return lines, true
 				}
@@ -249,7 +287,7 @@ func (c *Client) awaitFrame(ctx, deadline context.Context, waiter <-chan waiterR
 				// look again briefly before concluding anything.
 				for i, delay := 0, 5*time.Millisecond; i < 6; i, delay = i+1, delay*2 {
 					time.Sleep(delay)
-					l, err := c.captureFrom(ctx, p.PaneID, startAbs, -1)
+					l, err := c.readFrame(ctx, p.PaneID, startAbs, -1, m, nil)
 					if err != nil {
 						break
 					}
@@ -264,7 +302,7 @@ func (c *Client) awaitFrame(ctx, deadline context.Context, waiter <-chan waiterR
 			if deadline.Err() != nil {
 				return c.finalCapture(ctx, p, startAbs, m, lines, res)
 			}
-			waiter = c.startWaiter(deadline, m.channel, p, startAbs)
+			waiter = c.startWaiter(deadline, m.channel, p)
 		case <-deadline.Done():
 			<-waiter // the wait-for client is killed with the deadline; reap it
 			return c.finalCapture(ctx, p, startAbs, m, lines, res)
@@ -283,7 +321,7 @@ func (c *Client) finalCapture(ctx context.Context, p PaneInfo, startAbs int, m f
 	if res.ServerGone {
 		return lines, false
 	}
-	l, err := c.captureFrom(ctx, p.PaneID, startAbs, -1)
+	l, err := c.readFrame(ctx, p.PaneID, startAbs, -1, m, nil)
 	switch {
 	case err == nil:
 		return l, m.hasEnd(l)
@@ -303,18 +341,16 @@ type waiterResult struct {
 
 // startWaiter runs `wait-for CHANNEL` chained with a query and a capture in
 // one tmux client, so the usual completion costs a single process: tmux
-// runs the later commands right after the channel is signalled.
-func (c *Client) startWaiter(ctx context.Context, channel string, p PaneInfo, startAbs int) <-chan waiterResult {
+// runs the later commands right after the channel is signalled. The capture
+// starts a screen's height above the cursor row at the start, which holds
+// the frame unless its output scrolled further; readFrame then reads again.
+func (c *Client) startWaiter(ctx context.Context, channel string, p PaneInfo) <-chan waiterResult {
 	ch := make(chan waiterResult, 1)
 	tok := newToken()
-	// Capture from a screen's height above the cursor row: enough when the
-	// output scrolled less than a screen; otherwise captureFrom reads again
-	// from the exact row.
-	from := p.CursorY - p.PaneHeight
 	args := []string{
 		"wait-for", channel,
 		";", "display-message", "-p", "-t", p.PaneID, buildFormat(tok, []string{"pane_id", "history_size"}) + "\n",
-		";", "capture-pane", "-p", "-J", "-t", p.PaneID, "-S", strconv.Itoa(from),
+		";", "capture-pane", "-p", "-J", "-t", p.PaneID, "-S", strconv.Itoa(p.CursorY - p.PaneHeight),
 	}
 	go func() {
 		out, err := c.Exec(ctx, nil, args...)
@@ -328,27 +364,21 @@ func (c *Client) startWaiter(ctx context.Context, channel string, p PaneInfo, st
 			ch <- waiterResult{err: fmt.Errorf("unexpected output after wait-for")}
 			return
 		}
-		hs := atoi(recs[0][1])
-		lines := splitCapture(rest)
-		if startAbs-hs < from {
-			// Output scrolled more than a screen: the start marker is above
-			// what was captured.
-			l, err := c.captureFrom(context.WithoutCancel(ctx), p.PaneID, startAbs, hs)
-			if err != nil {
-				ch <- waiterResult{err: err}
-				return
-			}
-			lines = l
-		}
-		ch <- waiterResult{lines: lines, historySize: hs}
+		ch <- waiterResult{lines: splitCapture(rest), historySize: atoi(recs[0][1])}
 	}()
 	return ch
 }
 
-// captureFrom captures the pane's joined lines from absolute row startAbs
-// to the bottom. historySize is the pane's current history_size, or -1 to
-// ask tmux first.
-func (c *Client) captureFrom(ctx context.Context, paneID string, startAbs, historySize int) ([]string, error) {
+// readFrame returns the pane's joined lines from the frame's start marker
+// to the bottom. lines, when it holds the start marker, is used as is.
+// Otherwise it captures from the frame's absolute row (startAbs, history
+// size historySize, or -1 to ask tmux), and when that misses the marker
+// too (tmux drops the oldest tenth of a full history, which moves every
+// row up), the whole history.
+func (c *Client) readFrame(ctx context.Context, paneID string, startAbs, historySize int, m frameMarkers, lines []string) ([]string, error) {
+	if m.hasStart(lines) {
+		return lines, nil
+	}
 	if historySize < 0 {
 		recs, err := c.Query(ctx, []string{"pane_id", "history_size"}, "display-message", "-p", "-t", paneID, FormatArg)
 		if err != nil {
@@ -359,12 +389,18 @@ func (c *Client) captureFrom(ctx context.Context, paneID string, startAbs, histo
 		}
 		historySize = atoi(recs[0][1])
 	}
-	from := startAbs - historySize
-	out, err := c.Exec(ctx, nil, "capture-pane", "-p", "-J", "-t", paneID, "-S", strconv.Itoa(from))
-	if err != nil {
-		return nil, err
+	from := strconv.Itoa(startAbs - historySize)
+	for _, start := range []string{from, "-"} {
+		out, err := c.Exec(ctx, nil, "capture-pane", "-p", "-J", "-t", paneID, "-S", start)
+		if err != nil {
+			return nil, err
+		}
+		lines = splitCapture(string(out))
+		if m.hasStart(lines) {
+			break
+		}
 	}
-	return splitCapture(string(out)), nil
+	return lines, nil
 }
 
 // paneGone reports whether the server has gone, or the pane has exited or
@@ -431,6 +467,15 @@ func (m frameMarkers) endStatus(line string) (int, bool) {
 		return 0, false
 	}
 	return n, true
+}
+
+func (m frameMarkers) hasStart(lines []string) bool {
+	for _, l := range lines {
+		if l == m.start() {
+			return true
+		}
+	}
+	return false
 }
 
 func (m frameMarkers) hasEnd(lines []string) bool {

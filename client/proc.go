@@ -1,0 +1,60 @@
+package client
+
+import (
+	"os"
+	"strconv"
+	"strings"
+)
+
+// foreground reads /proc/<panePID>/stat (proc(5)) to tell whether the
+// pane's shell is at its prompt: an interactive shell with job control
+// puts every job, subshells included, in a process group of its own, and
+// the terminal's foreground group (tpgid) is the shell's own group only
+// while it waits at the prompt. pane_current_command cannot tell: a
+// running `( ... )` job is also named "bash".
+//
+// It returns ok=false where /proc is not available (macOS, a tmux server in
+// another pid namespace); callers then rely on pane_current_command alone.
+func foreground(panePID int) (atPrompt bool, fgName string, ok bool) {
+	if panePID <= 0 {
+		return false, "", false
+	}
+	pgrp, tpgid, ok := procStat(panePID)
+	if !ok || tpgid <= 0 {
+		return false, "", false
+	}
+	if tpgid == pgrp {
+		return true, "", true
+	}
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(tpgid) + "/comm")
+	if err == nil {
+		fgName = strings.TrimSpace(string(b))
+	}
+	return false, fgName, true
+}
+
+// procStat returns the process group and the terminal's foreground process
+// group of pid.
+func procStat(pid int) (pgrp, tpgid int, ok bool) {
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return 0, 0, false
+	}
+	// "pid (comm) state ppid pgrp session tty_nr tpgid ...": comm may hold
+	// spaces and parentheses, so read after the last ')'.
+	s := string(b)
+	i := strings.LastIndexByte(s, ')')
+	if i < 0 {
+		return 0, 0, false
+	}
+	f := strings.Fields(s[i+1:])
+	if len(f) < 6 {
+		return 0, 0, false
+	}
+	pgrp, err1 := strconv.Atoi(f[2])
+	tpgid, err2 := strconv.Atoi(f[5])
+	if err1 != nil || err2 != nil {
+		return 0, 0, false
+	}
+	return pgrp, tpgid, true
+}

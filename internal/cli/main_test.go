@@ -1,0 +1,104 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/tmx-sh/tmx/internal/tmuxtest"
+	"github.com/tmx-sh/tmx/tmxerr"
+)
+
+// TestMain lets the test binary act as tmx: with TMX_TEST_MAIN=1 it runs the
+// CLI instead of the tests. Tests that need tmx as a real process (inside a
+// pane, for the caller checks) run os.Args[0] that way.
+func TestMain(m *testing.M) {
+	if os.Getenv("TMX_TEST_MAIN") == "1" {
+		os.Exit(Main())
+	}
+	os.Exit(m.Run())
+}
+
+type result struct {
+	stdout, stderr string
+	code           int
+}
+
+// doc decodes stdout as one JSON document.
+func (r result) doc(t *testing.T) map[string]any {
+	t.Helper()
+	var m map[string]any
+	if err := json.Unmarshal([]byte(r.stdout), &m); err != nil {
+		t.Fatalf("stdout is not one JSON document: %v\nstdout: %q\nstderr: %q", err, r.stdout, r.stderr)
+	}
+	if m["schema_version"] != float64(1) {
+		t.Fatalf("document has no schema_version 1: %s", r.stdout)
+	}
+	return m
+}
+
+// errDoc decodes stderr as the one-line JSON error document and checks
+// that stdout stayed empty.
+func (r result) errDoc(t *testing.T) (code tmxerr.Code, message, hint string) {
+	t.Helper()
+	if r.stdout != "" {
+		t.Fatalf("a failure wrote to stdout: %q", r.stdout)
+	}
+	var d struct {
+		SchemaVersion int `json:"schema_version"`
+		Error         struct {
+			Code    tmxerr.Code `json:"code"`
+			Message string      `json:"message"`
+			Hint    string      `json:"hint"`
+		} `json:"error"`
+		ExitCode int `json:"exit_code"`
+	}
+	line := strings.TrimSpace(r.stderr)
+	if strings.Count(line, "\n") != 0 {
+		t.Fatalf("stderr is not one line: %q", r.stderr)
+	}
+	if err := json.Unmarshal([]byte(line), &d); err != nil {
+		t.Fatalf("stderr is not a JSON error document: %v: %q", err, r.stderr)
+	}
+	if d.SchemaVersion != 1 || d.ExitCode != r.code || !tmxerr.Known(d.Error.Code) {
+		t.Fatalf("bad error document %+v for exit %d", d, r.code)
+	}
+	return d.Error.Code, d.Error.Message, d.Error.Hint
+}
+
+// tmx runs the CLI in-process against srv with stdin.
+func tmx(t *testing.T, srv *tmuxtest.Server, stdin string, args ...string) result {
+	t.Helper()
+	var out, errb bytes.Buffer
+	env := &Env{
+		In: strings.NewReader(stdin), Out: &out, Err: &errb,
+		Environ: srv.Env, Args: append([]string{"tmx"}, args...),
+	}
+	code := Run(context.Background(), env)
+	return result{out.String(), errb.String(), code}
+}
+
+// mustJSON runs tmx with --json and requires exit status want.
+func mustJSON(t *testing.T, srv *tmuxtest.Server, want int, args ...string) map[string]any {
+	t.Helper()
+	r := tmx(t, srv, "", append([]string{"--json"}, args...)...)
+	if r.code != want {
+		t.Fatalf("tmx %s: exit %d, want %d\nstdout: %s\nstderr: %s", strings.Join(args, " "), r.code, want, r.stdout, r.stderr)
+	}
+	return r.doc(t)
+}
+
+// mustFail runs tmx with --json, requires exit status want and returns the
+// error code and message.
+func mustFail(t *testing.T, srv *tmuxtest.Server, want int, args ...string) (tmxerr.Code, string) {
+	t.Helper()
+	r := tmx(t, srv, "", append([]string{"--json"}, args...)...)
+	if r.code != want {
+		t.Fatalf("tmx %s: exit %d, want %d\nstdout: %s\nstderr: %s", strings.Join(args, " "), r.code, want, r.stdout, r.stderr)
+	}
+	code, msg, _ := r.errDoc(t)
+	return code, msg
+}

@@ -1,0 +1,349 @@
+package cli
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/tmx-sh/tmx/internal/tmuxtest"
+	"github.com/tmx-sh/tmx/tmxerr"
+)
+
+// The issue's first "done when": no server beforehand, the default
+// session is created, and the document carries the command's status and
+// exactly its output.
+func TestRunStartsServerAndSession(t *testing.T) {
+	srv := tmuxtest.New(t)
+	if srv.Alive() {
+		t.Fatal("server alive before the test")
+	}
+	d := mustJSON(t, srv, 3, "run", "--", "sh -c 'echo hi; exit 3'")
+	if d["exit_status"] != float64(3) || d["output"] != "hi" || d["started"] != true || d["timed_out"] != false {
+		t.Fatalf("unexpected run document: %v", d)
+	}
+	if d["socket_path"] == "" || d["server_pid"] == float64(0) {
+		t.Errorf("document lacks socket_path/server_pid: %v", d)
+	}
+	if got := srv.Tmux("list-sessions", "-F", "#{session_name}"); got != "main" {
+		t.Errorf("sessions = %q, want main", got)
+	}
+	st := mustJSON(t, srv, 0, "status")
+	server := st["server"].(map[string]any)
+	if server["config_provenance"] != "tmx-minimal" {
+		t.Errorf("provenance = %v, want tmx-minimal", server["config_provenance"])
+	}
+	if got := srv.Tmux("show-options", "-gv", "history-limit"); got != "50000" {
+		t.Errorf("minimal configuration not applied: history-limit %s", got)
+	}
+}
+
+// runIn runs command in pane with --json and returns the document.
+func runIn(t *testing.T, srv *tmuxtest.Server, pane, command string, wantExit int, extra ...string) map[string]any {
+	t.Helper()
+	args := append([]string{"run"}, extra...)
+	args = append(args, pane, "--", command)
+	return mustJSON(t, srv, wantExit, args...)
+}
+
+func TestRunShells(t *testing.T) {
+	long := strings.Repeat("0123456789", 12) // 120 characters
+	for _, shell := range []string{"bash", "zsh", "dash", "fish"} {
+		t.Run(shell, func(t *testing.T) {
+			t.Parallel()
+			srv := tmuxtest.New(t)
+			// 40 columns: the typed frame wraps, and a long output line wraps.
+			pane := srv.NewPane("s", shell, 40, 20)
+
+			d := runIn(t, srv, pane, "echo "+long, 0)
+			if d["output"] != long {
+				t.Errorf("120-character line in a 40-column pane came back as %q", d["output"])
+			}
+
+			d = runIn(t, srv, pane, "exit 7", 7)
+			if d["exit_status"] != float64(7) {
+				t.Errorf("exit 7 reported %v", d["exit_status"])
+			}
+			if dead := srv.Tmux("display", "-p", "-t", pane, "#{pane_dead}"); dead != "0" {
+				t.Fatalf("exit 7 closed the pane")
+			}
+
+			// cd and export do not outlive the call.
+			if shell == "fish" {
+				runIn(t, srv, pane, "cd /; set -gx TMX_LEAK 1", 0)
+			} else {
+				runIn(t, srv, pane, "cd /; export TMX_LEAK=1", 0)
+			}
+			d = runIn(t, srv, pane, "pwd; echo \"[$TMX_LEAK]\"", 0)
+			out := d["output"].(string)
+			if strings.HasPrefix(out, "/\n") || !strings.HasSuffix(out, "[]") {
+				t.Errorf("cd or export outlived the call: %q", out)
+			}
+
+			// Text tmux or a line editor would otherwise eat: ';', a leading
+			// '-', '!', quotes, tabs, '#', '\'.
+			cmd := "printf '%s\\n' '-t%0' 'a;' '!!' 'x y' '#{pane_id}' 'back\\slash' \"q'uote\""
+			d = runIn(t, srv, pane, cmd, 0)
+			want := "-t%0\na;\n!!\nx y\n#{pane_id}\nback\\slash\nq'uote"
+			if d["output"] != want {
+				t.Errorf("output = %q, want %q", d["output"], want)
+			}
+
+			// Blank lines inside the output are kept; output without a final
+			// newline ends its line.
+			d = runIn(t, srv, pane, "printf 'a\\n\\nb'", 0)
+			if d["output"] != "a\n\nb" {
+				t.Errorf("output = %q, want %q", d["output"], "a\n\nb")
+			}
+			d = runIn(t, srv, pane, "true", 0)
+			if d["output"] != "" {
+				t.Errorf("true printed %q", d["output"])
+			}
+
+			// A multi-line command runs as a whole.
+			d = runIn(t, srv, pane, "echo one\necho two", 0)
+			if d["output"] != "one\ntwo" {
+				t.Errorf("multi-line command output = %q", d["output"])
+			}
+			if b := srv.Tmux("list-buffers", "-F", "#{buffer_name}"); b != "" {
+				t.Errorf("buffers left behind: %q", b)
+			}
+		})
+	}
+}
+
+// B14: completion is not inferred from the screen. A command that sleeps
+// first returns only after it finished, and text that looks like a marker
+// in the output does not end it.
+func TestRunWaitsForCompletion(t *testing.T) {
+	srv := tmuxtest.New(t)
+	pane := srv.NewPane("s", "bash", 80, 20)
+	start := time.Now()
+	d := runIn(t, srv, pane, "sleep 1; echo __tmx-e:0; echo done", 0)
+	if time.Since(start) < time.Second {
+		t.Fatalf("run returned before the command finished")
+	}
+	if d["output"] != "__tmx-e:0\ndone" {
+		t.Errorf("output = %q", d["output"])
+	}
+}
+
+func TestRunTimeout(t *testing.T) {
+	srv := tmuxtest.New(t)
+	pane := srv.NewPane("s", "bash", 80, 20)
+	d := runIn(t, srv, pane, "echo before; sleep 30", tmxerr.ExitRunTimeout, "--timeout", "1")
+	if d["timed_out"] != true || d["started"] != true || d["exit_status"] != nil {
+		t.Fatalf("unexpected timeout document: %v", d)
+	}
+	if d["output"] != "before" {
+		t.Errorf("partial output = %q, want %q", d["output"], "before")
+	}
+	if !strings.Contains(d["note"].(string), "still running") {
+		t.Errorf("note does not say the command may still run: %q", d["note"])
+	}
+	// The command still runs, so a second run is refused before typing.
+	code, msg := mustFail(t, srv, 2, "run", pane, "--", "echo again")
+	if code != tmxerr.PaneBusy || !strings.Contains(msg, "running a command") {
+		t.Errorf("run into a busy pane: %s %q, want pane_busy", code, msg)
+	}
+}
+
+func TestRunTimeoutClamped(t *testing.T) {
+	srv := tmuxtest.New(t)
+	pane := srv.NewPane("s", "bash", 80, 20)
+	d := runIn(t, srv, pane, "true", 0, "--timeout", "500")
+	if d["effective_timeout_seconds"] != float64(120) {
+		t.Errorf("effective_timeout_seconds = %v, want 120", d["effective_timeout_seconds"])
+	}
+	srv.Env = append(srv.Env, "TMX_WAIT_MAX_SECONDS=5")
+	d = runIn(t, srv, pane, "true", 0, "--timeout", "500")
+	if d["effective_timeout_seconds"] != float64(5) {
+		t.Errorf("with TMX_WAIT_MAX_SECONDS=5: %v", d["effective_timeout_seconds"])
+	}
+	d = runIn(t, srv, pane, "true", 0)
+	if d["effective_timeout_seconds"] != float64(5) {
+		t.Errorf("default above the ceiling not clamped: %v", d["effective_timeout_seconds"])
+	}
+}
+
+func TestRunPaneExited(t *testing.T) {
+	srv := tmuxtest.New(t)
+	pane := srv.NewPane("s", "bash", 80, 20)
+	srv.Tmux("split-window", "-d", "-t", pane) // keep the session when the pane goes
+	// $$ in the subshell is the pane's shell: killing it closes the pane.
+	d := runIn(t, srv, pane, "kill -9 $$", 1)
+	if d["pane_exited"] != true || d["exit_status"] != nil || d["timed_out"] != false {
+		t.Fatalf("unexpected document: %v", d)
+	}
+}
+
+func TestRunServerGone(t *testing.T) {
+	srv := tmuxtest.New(t)
+	pane := srv.NewPane("s", "bash", 80, 20)
+	start := time.Now()
+	// The pane's own TMUX names the server; kill it mid-run.
+	d := runIn(t, srv, pane, "sleep 0.3; tmux kill-server; sleep 5", 1)
+	if d["server_gone"] != true || d["exit_status"] != nil {
+		t.Fatalf("unexpected document: %v", d)
+	}
+	if time.Since(start) > 4*time.Second {
+		t.Errorf("server_gone took %v: it should not wait for the timeout", time.Since(start))
+	}
+}
+
+func TestRunRefusals(t *testing.T) {
+	srv := tmuxtest.New(t)
+	pane := srv.NewPane("s", "bash", 80, 20)
+
+	// B04: a pane in copy mode is refused before anything is typed.
+	srv.Tmux("copy-mode", "-t", pane)
+	before := srv.Capture(pane)
+	code, msg := mustFail(t, srv, 2, "run", pane, "--", "echo TYPED")
+	if code != tmxerr.PaneInMode || !strings.Contains(msg, "copy-mode") {
+		t.Errorf("copy mode: %s %q", code, msg)
+	}
+	if srv.Tmux("display", "-p", "-t", pane, "#{pane_in_mode}") != "1" {
+		t.Errorf("tmx left the person's copy mode")
+	}
+	srv.Tmux("send-keys", "-t", pane, "-X", "cancel")
+	if after := srv.Capture(pane); after != before || strings.Contains(after, "TYPED") {
+		t.Errorf("something was typed into the pane:\n%s", after)
+	}
+
+	// A dead pane (remain-on-exit keeps it) is refused.
+	srv.Tmux("set-option", "-g", "remain-on-exit", "on")
+	dead := srv.Tmux("new-window", "-d", "-P", "-F", "#{pane_id}", "-t", "s", "true")
+	srv.WaitFor(dead, func(string) bool { return srv.Tmux("display", "-p", "-t", dead, "#{pane_dead}") == "1" }, 5*time.Second)
+	if code, _ := mustFail(t, srv, 2, "run", dead, "--", "true"); code != tmxerr.PaneDead {
+		t.Errorf("dead pane: %s", code)
+	}
+
+	// A pane not at a shell prompt is refused.
+	busy := srv.Tmux("new-window", "-d", "-P", "-F", "#{pane_id}", "-t", "s", "sleep 60")
+	if code, msg := mustFail(t, srv, 2, "run", busy, "--", "true"); code != tmxerr.PaneBusy || !strings.Contains(msg, "sleep") {
+		t.Errorf("busy pane: %s %q", code, msg)
+	}
+
+	// Usage errors.
+	if code, _ := mustFail(t, srv, 2, "run", pane); code != tmxerr.Usage {
+		t.Errorf("run without a command: %s", code)
+	}
+	if code, _ := mustFail(t, srv, 2, "run", pane, "extra", "--", "true"); code != tmxerr.Usage {
+		t.Errorf("run with two targets: %s", code)
+	}
+	if code, _ := mustFail(t, srv, 1, "run", "nosuch", "--", "true"); code != tmxerr.TargetNotFound {
+		t.Errorf("run into a missing session: %s", code)
+	}
+}
+
+// The caller's own pane is refused, proven by TMUX and TMUX_PANE.
+func TestRunRefusesCallerPane(t *testing.T) {
+	srv := tmuxtest.New(t)
+	pane := srv.NewPane("s", "bash", 80, 20)
+	tmuxVar := srv.Tmux("display", "-p", "-t", pane, "#{socket_path},#{pid},0")
+	srv.Env = append(srv.Env, "TMUX="+tmuxVar, "TMUX_PANE="+pane)
+	if code, _ := mustFail(t, srv, 2, "run", ".", "--", "true"); code != tmxerr.CallerPane {
+		t.Errorf("run into the caller's pane: %s", code)
+	}
+	if code, _ := mustFail(t, srv, 2, "run", pane, "--", "true"); code != tmxerr.CallerPane {
+		t.Errorf("run into the caller's pane by id: %s", code)
+	}
+}
+
+// B30: output is cut to the budget, newest kept, with counts.
+func TestRunOutputBudget(t *testing.T) {
+	srv := tmuxtest.New(t)
+	pane := srv.NewPane("s", "bash", 80, 20)
+	d := runIn(t, srv, pane, "seq 1 2000", 0)
+	lines := strings.Split(d["output"].(string), "\n")
+	if len(lines) != 500 || lines[0] != "1501" || lines[499] != "2000" {
+		t.Fatalf("kept %d lines from %q to %q", len(lines), lines[0], lines[len(lines)-1])
+	}
+	if d["truncated"] != true || d["dropped_lines"] != float64(1500) {
+		t.Errorf("truncation not reported: %v %v", d["truncated"], d["dropped_lines"])
+	}
+	d = runIn(t, srv, pane, "seq 1 100", 0, "--lines", "10", "--max-bytes", "4000")
+	if d["output"] != "91\n92\n93\n94\n95\n96\n97\n98\n99\n100" || d["dropped_lines"] != float64(90) {
+		t.Errorf("--lines 10: %q dropped %v", d["output"], d["dropped_lines"])
+	}
+}
+
+// When the start of the output scrolled out of the pane's history, the
+// result says so instead of passing part of the output off as all of it.
+func TestRunHistoryOverflow(t *testing.T) {
+	srv := tmuxtest.New(t)
+	srv.Tmux("new-session", "-d", "-s", "keep") // the server runs; set the limit before the pane
+	srv.Tmux("set-option", "-g", "history-limit", "100")
+	pane := srv.NewPane("s", "bash", 80, 20)
+	d := runIn(t, srv, pane, "seq 1 1000", 0)
+	if d["history_overflow"] != true || d["truncated"] != true || d["started"] != true {
+		t.Fatalf("overflow not reported: %v", d)
+	}
+	out := d["output"].(string)
+	if !strings.HasSuffix(out, "\n1000") || strings.HasPrefix(out, "1\n") {
+		t.Errorf("output should be the surviving tail: %q...", out[:min(40, len(out))])
+	}
+}
+
+// B12: names and output keep their bytes whatever the caller's locale.
+func TestRunUTF8WithoutLocale(t *testing.T) {
+	srv := tmuxtest.New(t)
+	var env []string
+	for _, kv := range srv.Env {
+		if !strings.HasPrefix(kv, "LANG=") && !strings.HasPrefix(kv, "LC_") {
+			env = append(env, kv)
+		}
+	}
+	srv.Env = append(env, "LC_ALL=C")
+	d := mustJSON(t, srv, 0, "new", "-s", "café", "-n", "fenêtre")
+	if d["session_name"] != "café" || d["window_name"] != "fenêtre" {
+		t.Fatalf("names mangled: %v %v", d["session_name"], d["window_name"])
+	}
+	d = runIn(t, srv, d["pane_id"].(string), "printf 'caf\\303\\251 \\342\\234\\223\\n'", 0)
+	if d["output"] != "café ✓" {
+		t.Errorf("output = %q", d["output"])
+	}
+}
+
+// A run into a pane whose window has synchronize-panes on reaches only the
+// target: the frame is pasted, and paste-buffer is not synchronized.
+func TestRunSynchronizedSiblingUntouched(t *testing.T) {
+	srv := tmuxtest.New(t)
+	pane := srv.NewPane("s", "bash", 80, 20)
+	sib := srv.Tmux("split-window", "-d", "-P", "-F", "#{pane_id}", "-t", pane, "bash")
+	srv.WaitFor(sib, func(s string) bool { return strings.TrimSpace(s) != "" }, 5*time.Second)
+	srv.Tmux("set-option", "-w", "-t", pane, "synchronize-panes", "on")
+	d := runIn(t, srv, pane, "echo only-here", 0)
+	if d["output"] != "only-here" {
+		t.Fatalf("output = %q", d["output"])
+	}
+	time.Sleep(200 * time.Millisecond)
+	if s := srv.Capture(sib); strings.Contains(s, "only-here") || strings.Contains(s, "tmx") {
+		t.Errorf("the synchronized sibling received input:\n%s", s)
+	}
+}
+
+func TestRunConcurrentPanes(t *testing.T) {
+	srv := tmuxtest.New(t)
+	const n = 6
+	panes := make([]string, n)
+	for i := range panes {
+		panes[i] = srv.NewPane(fmt.Sprintf("p%d", i), "bash", 80, 20)
+	}
+	errs := make(chan string, n)
+	for i, p := range panes {
+		go func(i int, p string) {
+			r := tmx(t, srv, "", "--json", "run", p, "--", fmt.Sprintf("sleep 0.5; echo pane-%d", i))
+			if r.code != 0 || !strings.Contains(r.stdout, fmt.Sprintf(`"output":"pane-%d"`, i)) {
+				errs <- fmt.Sprintf("pane %d: exit %d %s %s", i, r.code, r.stdout, r.stderr)
+				return
+			}
+			errs <- ""
+		}(i, p)
+	}
+	for range panes {
+		if e := <-errs; e != "" {
+			t.Error(e)
+		}
+	}
+}

@@ -1,0 +1,170 @@
+// Package tmuxtest gives each test a private tmux server: a socket named
+// tmx-test-<random>, an environment that selects it, and a cleanup that
+// kills the server. Tests never touch a user's tmux server.
+package tmuxtest
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/tmx-sh/tmx/client"
+)
+
+// Server is one test's private tmux server. It starts when the first
+// session is created.
+type Server struct {
+	t    testing.TB
+	Name string // the socket name, tmx-test-<random>
+	Home string // HOME for the server's shells (empty rc files)
+	// Env is the environment to run tmx (or tmux) with: TMX_SOCKET_NAME set
+	// to Name, TMUX and TMUX_PANE removed, HOME and XDG_RUNTIME_DIR private.
+	Env []string
+}
+
+// New returns a private server for t, skipping the test when tmux is not
+// installed. The server is killed when the test ends.
+func New(t testing.TB) *Server {
+	t.Helper()
+	if _, err := exec.LookPath("tmux"); err != nil {
+		t.Skip("tmux is not installed")
+	}
+	var b [6]byte
+	rand.Read(b[:])
+	s := &Server{t: t, Name: "tmx-test-" + hex.EncodeToString(b[:])}
+	s.Home = t.TempDir()
+	runtimeDir := t.TempDir()
+	zdot := filepath.Join(s.Home, "zdot")
+	os.MkdirAll(zdot, 0o700)
+	os.WriteFile(filepath.Join(zdot, ".zshrc"), []byte("PS1='zsh$ '\n"), 0o600)
+	os.WriteFile(filepath.Join(s.Home, ".bashrc"), []byte("PS1='bash$ '\n"), 0o600)
+	for _, kv := range os.Environ() {
+		k, _, _ := strings.Cut(kv, "=")
+		switch k {
+		case "TMUX", "TMUX_PANE", "TMX_SOCKET_NAME", "TMX_SOCKET_PATH", "TMX_TMUX", "TMX_TMUX_CONFIG",
+			"HOME", "XDG_RUNTIME_DIR", "ZDOTDIR", "TMX_MAX_LINES", "TMX_MAX_BYTES", "TMX_WAIT_MAX_SECONDS",
+			"HISTFILE", "ENV":
+			continue
+		}
+		s.Env = append(s.Env, kv)
+	}
+	s.Env = append(s.Env,
+		"TMX_SOCKET_NAME="+s.Name,
+		"HOME="+s.Home,
+		"XDG_RUNTIME_DIR="+runtimeDir,
+		"ZDOTDIR="+zdot,
+		"HISTFILE=/dev/null",
+	)
+	t.Cleanup(func() {
+		cmd := exec.Command("tmux", "-L", s.Name, "kill-server")
+		cmd.Env = s.Env
+		cmd.Run()
+	})
+	return s
+}
+
+// Tmux runs raw tmux on the server and returns its trimmed stdout; a
+// failure fails the test.
+func (s *Server) Tmux(args ...string) string {
+	s.t.Helper()
+	out, err := s.TryTmux(args...)
+	if err != nil {
+		s.t.Fatalf("tmux %s: %v", strings.Join(args, " "), err)
+	}
+	return out
+}
+
+// TryTmux is Tmux returning the error (with stderr) instead of failing.
+func (s *Server) TryTmux(args ...string) (string, error) {
+	cmd := exec.Command("tmux", append([]string{"-u", "-L", s.Name, "-f", "/dev/null"}, args...)...)
+	cmd.Env = s.Env
+	out, err := cmd.Output()
+	if ee, ok := err.(*exec.ExitError); ok {
+		return strings.TrimSpace(string(out)), &tmuxError{err: ee, stderr: strings.TrimSpace(string(ee.Stderr))}
+	}
+	return strings.TrimSpace(string(out)), err
+}
+
+type tmuxError struct {
+	err    error
+	stderr string
+}
+
+func (e *tmuxError) Error() string { return e.err.Error() + ": " + e.stderr }
+
+// Client returns a tmx client bound to the server.
+func (s *Server) Client() *client.Client {
+	s.t.Helper()
+	c, err := client.New(client.Options{Environ: s.Env})
+	if err != nil {
+		s.t.Fatal(err)
+	}
+	return c
+}
+
+// Alive reports whether the server runs.
+func (s *Server) Alive() bool {
+	_, err := s.TryTmux("list-sessions")
+	return err == nil
+}
+
+// Shell returns the absolute path of shell, skipping the test when it is
+// not installed.
+func Shell(t testing.TB, shell string) string {
+	t.Helper()
+	p, err := exec.LookPath(shell)
+	if err != nil {
+		t.Skipf("%s is not installed", shell)
+	}
+	return p
+}
+
+// NewPane creates a detached session named name, width x height, running
+// shell (a name such as "bash", found on PATH; the test is skipped when it
+// is missing), waits until the shell has drawn its prompt, and returns the
+// pane id.
+func (s *Server) NewPane(name, shell string, width, height int) string {
+	s.t.Helper()
+	path := Shell(s.t, shell)
+	argv := []string{"new-session", "-d", "-P", "-F", "#{pane_id}", "-s", name,
+		"-x", strconv.Itoa(width), "-y", strconv.Itoa(height), path}
+	if strings.HasSuffix(path, "fish") {
+		argv = append(argv[:len(argv)-1], path+" --no-config")
+	}
+	id := s.Tmux(argv...)
+	s.WaitFor(id, func(screen string) bool { return strings.TrimSpace(screen) != "" }, 10*time.Second)
+	return id
+}
+
+// Capture returns the pane's visible screen.
+func (s *Server) Capture(pane string) string {
+	s.t.Helper()
+	out, _ := s.TryTmux("capture-pane", "-p", "-J", "-t", pane)
+	return out
+}
+
+// WaitFor waits until cond holds for the pane's screen, failing the test
+// after timeout. For test setup only: tmx itself never polls a screen.
+func (s *Server) WaitFor(pane string, cond func(screen string) bool, timeout time.Duration) string {
+	s.t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), timeout)
+	defer cancel()
+	for {
+		screen := s.Capture(pane)
+		if cond(screen) {
+			return screen
+		}
+		select {
+		case <-ctx.Done():
+			s.t.Fatalf("pane %s: condition not met within %v; screen:\n%s", pane, timeout, screen)
+		case <-time.After(20 * time.Millisecond):
+		}
+	}
+}
