@@ -116,43 +116,65 @@ type Budgeted struct {
 // Text returns the kept lines joined by newlines.
 func (b Budgeted) Text() string { return strings.Join(b.Lines, "\n") }
 
+// ClipMark starts a line whose beginning [Budget] cut off.
+const ClipMark = "…"
+
 // Budget keeps the newest lines of lines within maxLines lines and maxBytes
-// bytes (each line counting its newline). Bytes of a line that is only
-// partly kept count in DroppedBytes, not DroppedLines; the cut falls on a
-// UTF-8 boundary.
+// bytes (each line but the last counting its newline). When the line that
+// does not fit still leaves room under both budgets, its tail fills the
+// room, starting with [ClipMark], so one huge line (minified code, base64)
+// still shows its end (B30). Bytes of a partly kept line count in
+// DroppedBytes, not DroppedLines; cuts fall on UTF-8 boundaries.
 func Budget(lines []string, maxLines, maxBytes int) Budgeted {
 	var b Budgeted
 	used := 0
 	start := len(lines)
-	for start > 0 {
-		l := lines[start-1]
-		cost := len(l)
+	for start > 0 && len(lines)-start < maxLines {
+		cost := len(lines[start-1])
 		if start != len(lines) {
 			cost++ // the newline joining it to the next line
 		}
-		if len(lines)-start >= maxLines || used+cost > maxBytes {
+		if used+cost > maxBytes {
 			break
 		}
 		used += cost
 		start--
 	}
-	kept := lines[start:]
-	if start > 0 && len(kept) == 0 && maxLines > 0 {
-		// Not even the newest line fits: keep its tail.
-		last := lines[len(lines)-1]
-		cut := len(last) - maxBytes
-		for cut < len(last) && !utf8.RuneStart(last[cut]) {
-			cut++
+	kept := append([]string(nil), lines[start:]...)
+	var clipped string
+	if start > 0 && len(kept) < maxLines {
+		room := maxBytes - used - len(ClipMark)
+		if len(kept) > 0 {
+			room-- // its newline
 		}
-		b.DroppedBytes += cut
-		kept = []string{last[cut:]}
-		start = len(lines) - 1
+		if room > 0 {
+			l := lines[start-1]
+			cut := len(l) - room
+			for cut < len(l) && !utf8.RuneStart(l[cut]) {
+				cut++
+			}
+			if cut < len(l) {
+				clipped = ClipMark + l[cut:]
+				start--
+			}
+		}
 	}
-	for _, l := range lines[:start] {
-		b.DroppedBytes += len(l) + 1
+	// Dropped bytes are the input's bytes (newlines included) the output
+	// does not show.
+	total, shown := len(lines)-1, len(kept)-1
+	for _, l := range lines {
+		total += len(l)
 	}
+	for _, l := range kept {
+		shown += len(l)
+	}
+	if clipped != "" {
+		shown += len(clipped) - len(ClipMark) + 1
+		kept = append([]string{clipped}, kept...)
+	}
+	b.DroppedBytes = max(total, 0) - max(shown, 0)
 	b.DroppedLines = start
 	b.Truncated = b.DroppedLines > 0 || b.DroppedBytes > 0
-	b.Lines = append([]string(nil), kept...)
+	b.Lines = kept
 	return b
 }

@@ -151,28 +151,31 @@ func checkInputTarget(p PaneInfo, caller Caller, confirmSelf bool) error {
 // Run types a framed command into a shell pane and waits for it
 // (SPEC section 5).
 //
-// The command text goes into a private tmux buffer; what is typed into the
-// pane is a fixed frame that reads the buffer, deletes it and evals the
-// text in a subshell, so history expansion, tab completion and the line
-// editor never see the command, and the command never lands in shell
-// history. The frame, itself delivered by pasting another private buffer
-// (paste-buffer reaches only its target pane, even with synchronize-panes
-// on), prints a start marker, runs the command in a nested subshell, and on
-// exit (an EXIT trap, so exit, errors and SIGINT/TERM/HUP all count) prints
-// an end marker with the status and signals a private wait-for channel. The
-// trap calls tmux by absolute path with -S and the server's own socket
-// path, so the pane's PATH, aliases or a tmux function cannot fake
-// completion.
+// What is typed is one short, fixed line: eval of a private tmux buffer,
+// read and deleted in one tmux call. The buffer holds the frame script and
+// the command, so history expansion, tab completion and the line editor
+// never see the command, it never lands in shell history, and a later
+// capture shows one short line of plumbing instead of the command. The line
+// itself is delivered by pasting another private buffer: paste-buffer
+// reaches only its target pane, even with synchronize-panes on, and tmux
+// never parses the text (B06).
 //
-// The markers are built at run time from two halves, so the typed frame
-// never contains them, and they are matched by whole-line equality in a
-// joined capture (capture-pane -J): an echo of the frame, wrapped or
-// redrawn by any shell, never equals a marker line.
+// The script runs in a subshell: it prints a start marker, runs the command
+// in a nested subshell (so its exit, cd and export end there, and its own
+// traps cannot replace the frame's), and on exit (an EXIT trap, so exit,
+// errors and SIGINT/TERM/HUP all count) prints an end marker with the
+// status and signals a private wait-for channel. The trap calls tmux by
+// absolute path with -S and the server's own socket path, so the pane's
+// PATH, aliases or a tmux function cannot fake completion.
 //
-// A wait-for client also returns when its server dies (B17), so completion
-// is proven by the end marker in the pane, not by the wake-up. Run returns
-// a result (never an error) once something was typed; errors are for
-// refusals and failures before that.
+// The markers are built at run time from two halves, so no text the shell
+// echoes contains them, and they are matched by whole-line equality in a
+// joined capture (capture-pane -J). A wait-for client also returns when its
+// server dies (B17), so completion is proven by the end marker in the pane,
+// not by the wake-up. The screen is a grid: tabs come back as spaces.
+//
+// Run returns a result (never an error) once something was typed; errors
+// are for refusals and failures before that.
 func (c *Client) Run(ctx context.Context, snap *Snapshot, p PaneInfo, command string, o RunOptions) (*RunResult, error) {
 	began := time.Now()
 	if err := CheckRunnable(p, snap.Caller); err != nil {
@@ -198,10 +201,10 @@ func (c *Client) Run(ctx context.Context, snap *Snapshot, p PaneInfo, command st
 	m := frameMarkers{half1: "__tmx" + nonce[:8], half2: nonce[8:],
 		channel: fmt.Sprintf("tmx-%d-%s", os.Getpid(), nonce)}
 	cmdBuf := "tmx-run-" + nonce
-	frameBuf := "tmx-frame-" + nonce
-	frame := buildFrame(kind, c.tmux, snap.Server.SocketPath, m, cmdBuf)
+	lineBuf := "tmx-line-" + nonce
+	typed, script := buildFrame(kind, c.tmux, snap.Server.SocketPath, m, cmdBuf, command)
 	if o.SuppressHistory {
-		frame = " " + frame
+		typed = " " + typed
 	}
 
 	// The start marker is printed at or below the cursor row at this
@@ -213,14 +216,14 @@ func (c *Client) Run(ctx context.Context, snap *Snapshot, p PaneInfo, command st
 	defer cancel()
 	waiter := c.startWaiter(deadline, m.channel, p)
 
-	_, err := c.Exec(ctx, strings.NewReader(command),
+	_, err := c.Exec(ctx, strings.NewReader(script),
 		"load-buffer", "-b", cmdBuf, "-",
-		";", "set-buffer", "-b", frameBuf, "--", Arg(frame+"\n"),
-		";", "paste-buffer", "-d", "-b", frameBuf, "-t", p.PaneID)
+		";", "set-buffer", "-b", lineBuf, "--", Arg(typed+"\n"),
+		";", "paste-buffer", "-d", "-b", lineBuf, "-t", p.PaneID)
 	if err != nil {
 		cancel()
 		<-waiter
-		c.deleteBuffers(cmdBuf, frameBuf)
+		c.deleteBuffers(cmdBuf, lineBuf)
 		return nil, err
 	}
 
@@ -524,23 +527,31 @@ func (m frameMarkers) extract(lines []string) (out []string, status int, started
 	return out, status, first >= 0, overflow
 }
 
-// buildFrame returns the line typed into the pane. See [Client.Run].
-func buildFrame(kind shellKind, tmux, socket string, m frameMarkers, cmdBuf string) string {
-	channel := m.channel
+// buildFrame returns the short line typed into the pane and the script
+// it evaluates, which the line reads from the private buffer buf (and
+// deletes). See [Client.Run]. Only the typed line is ever echoed, so it is
+// all a later capture shows of the plumbing, besides the two marker lines.
+func buildFrame(kind shellKind, tmux, socket string, m frameMarkers, buf, command string) (typed, script string) {
 	if kind == shellFish {
 		q := fishQuote
-		return "begin; set -l __tmx_t " + q(tmux) + "; set -l __tmx_s " + q(socket) +
-			"; builtin printf '%s%s\\n' " + m.half1 + " " + m.half2 + "-s" +
-			"; command fish -c (command $__tmx_t -S $__tmx_s show-buffer -b " + cmdBuf + " \\; delete-buffer -b " + cmdBuf + " | string collect --allow-empty)" +
-			"; builtin printf '\\n%s%s:%s\\n' " + m.half1 + " " + m.half2 + "-e $status" +
-			"; command $__tmx_t -S $__tmx_s wait-for -S " + channel + "; end"
+		typed = "eval (command " + q(tmux) + " -S " + q(socket) + " show-buffer -b " + buf + " \\; delete-buffer -b " + buf + " | string collect)"
+		script = "begin\n" +
+			"set -l __tmx_t " + q(tmux) + "; set -l __tmx_s " + q(socket) + "\n" +
+			"builtin printf '%s%s\\n' " + m.half1 + " " + m.half2 + "-s\n" +
+			"command fish -c " + q(command) + "\n" +
+			"builtin printf '\\n%s%s:%s\\n' " + m.half1 + " " + m.half2 + "-e $status\n" +
+			"command $__tmx_t -S $__tmx_s wait-for -S " + m.channel + "\n" +
+			"end\n"
+		return typed, script
 	}
 	q := shQuote
-	return "(__tmx_t=" + q(tmux) + " __tmx_s=" + q(socket) +
-		";\\trap 's=$?;\\printf \"\\n%s%s:%s\\n\" " + m.half1 + " " + m.half2 + "-e \"$s\";\"$__tmx_t\" -S \"$__tmx_s\" wait-for -S " + channel + "' 0" +
-		";\\trap '\\exit 130' INT;\\trap '\\exit 143' TERM;\\trap '\\exit 129' HUP" +
-		";\\printf '%s%s\\n' " + m.half1 + " " + m.half2 + "-s" +
-		";(\\eval \"$(\"$__tmx_t\" -S \"$__tmx_s\" show-buffer -b " + cmdBuf + " \\; delete-buffer -b " + cmdBuf + ")\"))"
+	typed = "eval \"$(" + q(tmux) + " -S " + q(socket) + " show-buffer -b " + buf + " \\; delete-buffer -b " + buf + ")\""
+	script = "(__tmx_t=" + q(tmux) + " __tmx_s=" + q(socket) + "\n" +
+		"\\trap 's=$?;\\printf \"\\n%s%s:%s\\n\" " + m.half1 + " " + m.half2 + "-e \"$s\";\"$__tmx_t\" -S \"$__tmx_s\" wait-for -S " + m.channel + "' 0\n" +
+		"\\trap '\\exit 130' INT;\\trap '\\exit 143' TERM;\\trap '\\exit 129' HUP\n" +
+		"\\printf '%s%s\\n' " + m.half1 + " " + m.half2 + "-s\n" +
+		"(\\eval " + q(command) + "))\n"
+	return typed, script
 }
 
 func shQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }

@@ -32,11 +32,7 @@ func emitInput(x *call, snap *client.Snapshot, res *client.InputResult, what str
 }
 
 func inputTarget(x *call) (*client.Client, *client.Snapshot, client.PaneInfo, error) {
-	cl, snap, err := x.snapshot()
-	if err != nil {
-		return nil, nil, client.PaneInfo{}, err
-	}
-	r, err := snap.Resolve(x.args[0])
+	cl, snap, r, err := x.target(x.args[0])
 	if err != nil {
 		return nil, nil, client.PaneInfo{}, err
 	}
@@ -59,6 +55,11 @@ func sendCmd(env *Env) *cli.Command {
 			keys := append(x.args[min(1, len(x.args)):], x.payload...)
 			if len(x.args) < 1 || len(keys) == 0 {
 				return tmxerr.New(tmxerr.Usage, "send takes a TARGET and at least one KEY", "usage: tmx send TARGET KEY...")
+			}
+			for _, k := range keys { // before touching the server
+				if err := client.CheckKey(k); err != nil {
+					return err
+				}
 			}
 			cl, snap, p, err := inputTarget(x)
 			if err != nil {

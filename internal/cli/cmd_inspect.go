@@ -41,16 +41,19 @@ func lsCmd(env *Env) *cli.Command {
 			if n > 1 {
 				return tmxerr.New(tmxerr.Usage, "--sessions, --windows and --panes exclude each other", "choose one")
 			}
-			_, snap, err := x.snapshot()
+			var snap *client.Snapshot
+			var r client.Resolved
+			var err error
+			if len(x.args) == 1 {
+				_, snap, r, err = x.target(x.args[0])
+			} else {
+				_, snap, err = x.snapshot()
+			}
 			if err != nil {
 				return err
 			}
 			keep := func(client.PaneInfo) bool { return true }
 			if len(x.args) == 1 {
-				r, err := snap.Resolve(x.args[0])
-				if err != nil {
-					return err
-				}
 				if r.Level == selector.LevelPane {
 					return tmxerr.Errorf(tmxerr.Usage, "ls takes a session or window target, not pane %s", r.Pane.PaneID).
 						WithHint("show one pane with: tmx show %s", r.Pane.PaneID)
@@ -264,11 +267,7 @@ func showCmd(env *Env) *cli.Command {
 			if err := exactArgs(x.Context, x.args, 1, "one TARGET"); err != nil {
 				return err
 			}
-			_, snap, err := x.snapshot()
-			if err != nil {
-				return err
-			}
-			r, err := snap.Resolve(x.args[0])
+			_, snap, r, err := x.target(x.args[0])
 			if err != nil {
 				return err
 			}
@@ -428,11 +427,7 @@ func captureCmd(env *Env) *cli.Command {
 			if err := exactArgs(x.Context, x.args, 1, "one TARGET"); err != nil {
 				return err
 			}
-			cl, snap, err := x.snapshot()
-			if err != nil {
-				return err
-			}
-			r, err := snap.Resolve(x.args[0])
+			cl, snap, r, err := x.target(x.args[0])
 			if err != nil {
 				return err
 			}

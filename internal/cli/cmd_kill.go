@@ -28,11 +28,7 @@ func killCmd(env *Env) *cli.Command {
 			if err := exactArgs(x.Context, x.args, 1, "one TARGET"); err != nil {
 				return err
 			}
-			cl, snap, err := x.snapshot()
-			if err != nil {
-				return err
-			}
-			r, err := snap.Resolve(x.args[0])
+			cl, snap, r, err := x.target(x.args[0])
 			if err != nil {
 				return err
 			}

@@ -58,21 +58,18 @@ func runCmd(env *Env) *cli.Command {
 			if strings.TrimSpace(command) == "" {
 				return tmxerr.New(tmxerr.Usage, "no command given", "usage: tmx run [TARGET] -- COMMAND")
 			}
-			cl, err := x.client()
-			if err != nil {
-				return err
-			}
+			var cl *client.Client
 			var snap *client.Snapshot
 			var p client.PaneInfo
+			var err error
 			if len(x.args) == 0 {
-				snap, p, err = cl.EnsureSession(x.ctx(), DefaultRunSession)
-			} else {
-				snap, err = cl.Snapshot(x.ctx())
-				if err == nil {
-					var r client.Resolved
-					r, err = snap.Resolve(x.args[0])
-					p = r.Pane
+				if cl, err = x.client(); err == nil {
+					snap, p, err = cl.EnsureSession(x.ctx(), DefaultRunSession)
 				}
+			} else {
+				var r client.Resolved
+				cl, snap, r, err = x.target(x.args[0])
+				p = r.Pane
 			}
 			if err != nil {
 				return err

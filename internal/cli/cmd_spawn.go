@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/tmx-sh/tmx/tmxerr"
+
 	"github.com/urfave/cli/v2"
 
 	"github.com/tmx-sh/tmx/client"
@@ -25,6 +27,17 @@ func emitSpawn(x *call, verb string, snap *client.Snapshot, p client.PaneInfo) e
 			fmt.Fprintf(x.env.Err, "tmx: %s pane %s in window %d:%s of session %s\n", verb, p.PaneID, p.WindowIndex, cell(p.WindowName), cell(p.SessionName))
 		}
 	})
+}
+
+// nonEmpty refuses a name flag given with an empty value (leaving the flag
+// out lets tmux choose).
+func nonEmpty(x *call, flags ...string) error {
+	for _, f := range flags {
+		if x.IsSet(f) && x.String(f) == "" {
+			return tmxerr.Errorf(tmxerr.InvalidArgument, "--%s is empty", f).WithHint("give a name, or leave the flag out to let tmux choose")
+		}
+	}
+	return nil
 }
 
 var (
@@ -51,6 +64,9 @@ func newCmd(env *Env) *cli.Command {
 		},
 		Action: action(env, func(x *call) error {
 			if err := exactArgs(x.Context, x.args, 0, "no arguments before --"); err != nil {
+				return err
+			}
+			if err := nonEmpty(x, "name", "window-name"); err != nil {
 				return err
 			}
 			cl, err := x.client()
@@ -86,11 +102,10 @@ func newWindowCmd(env *Env) *cli.Command {
 			if err := exactArgs(x.Context, x.args, 1, "one TARGET"); err != nil {
 				return err
 			}
-			cl, snap, err := x.snapshot()
-			if err != nil {
+			if err := nonEmpty(x, "name"); err != nil {
 				return err
 			}
-			r, err := snap.Resolve(x.args[0])
+			cl, snap, r, err := x.target(x.args[0])
 			if err != nil {
 				return err
 			}
@@ -125,11 +140,7 @@ func splitCmd(env *Env) *cli.Command {
 			if err := exactArgs(x.Context, x.args, 1, "one TARGET"); err != nil {
 				return err
 			}
-			cl, snap, err := x.snapshot()
-			if err != nil {
-				return err
-			}
-			r, err := snap.Resolve(x.args[0])
+			cl, snap, r, err := x.target(x.args[0])
 			if err != nil {
 				return err
 			}

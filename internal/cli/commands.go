@@ -10,6 +10,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/tmx-sh/tmx/client"
+	"github.com/tmx-sh/tmx/selector"
 )
 
 // Command categories, shown in tmx --help.
@@ -76,6 +77,21 @@ func (x *call) snapshot() (*client.Client, *client.Snapshot, error) {
 }
 
 func (x *call) ctx() context.Context { return x.Context.Context }
+
+// target parses arg as a selector (a syntax error is reported before the
+// server is contacted), takes a snapshot and resolves the selector in it.
+func (x *call) target(arg string) (*client.Client, *client.Snapshot, client.Resolved, error) {
+	sel, err := selector.Parse(arg)
+	if err != nil {
+		return nil, nil, client.Resolved{}, client.SelectorError(err)
+	}
+	cl, snap, err := x.snapshot()
+	if err != nil {
+		return nil, nil, client.Resolved{}, err
+	}
+	r, err := snap.ResolveSelector(sel)
+	return cl, snap, r, err
+}
 
 // emit prints doc as JSON under --json, else calls human.
 func (x *call) emit(doc any, human func(w io.Writer)) error {

@@ -4,9 +4,13 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"strings"
 	"testing"
+	"time"
+
+	"golang.org/x/term"
 
 	"github.com/tmx-sh/tmx/internal/tmuxtest"
 	"github.com/tmx-sh/tmx/tmxerr"
@@ -16,10 +20,51 @@ import (
 // CLI instead of the tests. Tests that need tmx as a real process (inside a
 // pane, for the caller checks) run os.Args[0] that way.
 func TestMain(m *testing.M) {
-	if os.Getenv("TMX_TEST_MAIN") == "1" {
+	switch os.Getenv("TMX_TEST_MAIN") {
+	case "1":
 		os.Exit(Main())
+	case "rawreader":
+		rawReader()
+		os.Exit(0)
 	}
 	os.Exit(m.Run())
+}
+
+// rawReader puts its terminal in raw mode, turns on bracketed paste mode
+// (ESC[?2004h) like a TUI, and prints every chunk read(2) returns as a
+// quoted line, so a test can see how input arrived (B01, B02).
+func rawReader() {
+	old, err := term.MakeRaw(0)
+	if err != nil {
+		fmt.Println("rawreader:", err)
+		return
+	}
+	defer term.Restore(0, old)
+	fmt.Print("\x1b[?2004hREADY\r\n")
+	buf := make([]byte, 4096)
+	for {
+		n, err := os.Stdin.Read(buf)
+		if err != nil || n == 0 {
+			return
+		}
+		fmt.Printf("CHUNK %q\r\n", buf[:n])
+		if bytes.Contains(buf[:n], []byte{3}) { // C-c ends it
+			return
+		}
+	}
+}
+
+// rawReaderPane starts the raw reader in a new session and returns the pane.
+func rawReaderPane(t *testing.T, srv *tmuxtest.Server, name string) string {
+	t.Helper()
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	pane := srv.Tmux("new-session", "-d", "-P", "-F", "#{pane_id}", "-s", name, "-x", "120", "-y", "30",
+		"env", "TMX_TEST_MAIN=rawreader", exe)
+	srv.WaitFor(pane, func(s string) bool { return strings.Contains(s, "READY") }, 10*time.Second)
+	return pane
 }
 
 type result struct {

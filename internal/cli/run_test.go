@@ -2,6 +2,7 @@ package cli
 
 import (
 	"fmt"
+	"os/exec"
 	"strings"
 	"testing"
 	"time"
@@ -345,5 +346,26 @@ func TestRunConcurrentPanes(t *testing.T) {
 		if e := <-errs; e != "" {
 			t.Error(e)
 		}
+	}
+}
+
+// B17: every run has its own wait-for channel, so the late signal of a run
+// that timed out cannot complete the next run early, and no wait-for
+// client outlives its run.
+func TestRunLateSignalDoesNotLeak(t *testing.T) {
+	srv := tmuxtest.New(t)
+	pane := srv.NewPane("s", "bash", 80, 20)
+	runIn(t, srv, pane, "sleep 1.5", tmxerr.ExitRunTimeout, "--timeout", "1")
+	// The first command finishes (and signals its channel, unwaited) before
+	// this run types; CheckRunnable waits for the prompt.
+	time.Sleep(700 * time.Millisecond)
+	start := time.Now()
+	d := runIn(t, srv, pane, "sleep 0.5; echo second", 0)
+	if d["output"] != "second" || time.Since(start) < 500*time.Millisecond {
+		t.Errorf("second run: %v after %v", d["output"], time.Since(start))
+	}
+	out, _ := exec.Command("pgrep", "-f", "tmux .*"+srv.Name+" .*wait-for").Output()
+	if strings.TrimSpace(string(out)) != "" {
+		t.Errorf("wait-for clients left behind: %s", out)
 	}
 }

@@ -1,0 +1,109 @@
+package cli
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/tmx-sh/tmx/internal/tmuxtest"
+)
+
+func lines(d map[string]any) []string {
+	var out []string
+	for _, l := range d["lines"].([]any) {
+		out = append(out, l.(string))
+	}
+	return out
+}
+
+// B09: wrapped rows come back as one logical line; blank lines inside the
+// output stay; the blank padding rows below the last written row go.
+func TestCaptureJoinsWrappedLines(t *testing.T) {
+	srv := tmuxtest.New(t)
+	pane := srv.NewPane("s", "bash", 20, 10)
+	typeLine(srv, pane, "clear; printf '%s\\n\\n%s\\n' ABCDEFGHIJKLMNOPQRSTUVWXYZ0123 after-blank", "after-blank")
+	got := lines(mustJSON(t, srv, 0, "capture", pane))
+	want := []string{"ABCDEFGHIJKLMNOPQRSTUVWXYZ0123", "", "after-blank", "bash$"}
+	if strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Errorf("capture = %q, want %q", got, want)
+	}
+	rows := lines(mustJSON(t, srv, 0, "capture", "--rows", pane))
+	if len(rows) < 2 || rows[0] != "ABCDEFGHIJKLMNOPQRST" || rows[1] != "UVWXYZ0123" {
+		t.Errorf("--rows = %q", rows)
+	}
+}
+
+// B10: a line erased with spaces and redrawn comes back without the
+// phantom trailing spaces; --keep-trailing keeps them.
+func TestCaptureTrailingSpaces(t *testing.T) {
+	srv := tmuxtest.New(t)
+	pane := srv.NewPane("s", "bash", 40, 10)
+	typeLine(srv, pane, "clear; printf 'progress 50%%\\r              \\rdone\\n'", "done")
+	got := lines(mustJSON(t, srv, 0, "capture", pane))
+	if got[0] != "done" {
+		t.Errorf("first line = %q, want %q", got[0], "done")
+	}
+	kept := lines(mustJSON(t, srv, 0, "capture", "--keep-trailing", pane))
+	if !strings.HasPrefix(kept[0], "done ") {
+		t.Errorf("--keep-trailing first line = %q", kept[0])
+	}
+}
+
+// Both budgets hold: a line budget keeps the newest lines, and a byte
+// budget cuts one huge line to its tail (B30).
+func TestCaptureBudgets(t *testing.T) {
+	srv := tmuxtest.New(t)
+	srv.Tmux("new-session", "-d", "-s", "keep")
+	srv.Tmux("set-option", "-g", "history-limit", "10000")
+	pane := srv.NewPane("s", "bash", 200, 50)
+	typeLine(srv, pane, "seq 1 3000", "3000")
+	d := mustJSON(t, srv, 0, "capture", "--lines", "100", pane)
+	got := lines(d)
+	if len(got) != 100 || got[99] != "bash$" || got[98] != "3000" || got[0] != "2902" {
+		t.Errorf("kept %d lines ending %q", len(got), got[len(got)-2:])
+	}
+	if d["truncated"] != true || d["dropped_lines"].(float64) <= 0 {
+		t.Errorf("truncation not reported: %v", d)
+	}
+
+	// One 600 kB line: the tail comes back within the byte budget.
+	typeLine(srv, pane, "clear; head -c 600000 /dev/zero | tr '\\0' x; echo END", "xEND")
+	d = mustJSON(t, srv, 0, "capture", "--max-bytes", "4000", pane)
+	got = lines(d)
+	if size := len(strings.Join(got, "\n")); size > 4000 {
+		t.Errorf("capture is %d bytes, budget 4000", size)
+	}
+	joined := strings.Join(got, "\n")
+	if !strings.HasPrefix(got[0], "…xxx") || !strings.Contains(joined, "xxxxEND") || d["truncated"] != true || d["dropped_bytes"].(float64) < 100000 {
+		t.Errorf("tail not kept or loss not reported: %d bytes dropped, ends %q", int(d["dropped_bytes"].(float64)), joined[max(0, len(joined)-30):])
+	}
+}
+
+// typeLine types a command line with raw tmux and waits until the screen
+// shows marker after the command line.
+func typeLine(srv *tmuxtest.Server, pane, line, marker string) {
+	srv.Tmux("send-keys", "-t", pane, "-l", "--", line)
+	srv.Tmux("send-keys", "-t", pane, "Enter")
+	srv.WaitFor(pane, func(s string) bool {
+		i := strings.LastIndex(s, marker)
+		return i >= 0 && strings.HasSuffix(strings.TrimSpace(s), "$") && !strings.HasSuffix(s[:i+len(marker)], line)
+	}, 10*time.Second)
+}
+
+// B20: a session target means its active pane, and the result names the
+// pane it used, so a caller sees when the focus moved.
+func TestSessionTargetNamesActivePane(t *testing.T) {
+	srv := tmuxtest.New(t)
+	first := srv.NewPane("s", "bash", 80, 20)
+	mustJSON(t, srv, 0, "run", "s", "--", "echo AGENT")
+	second := srv.Tmux("split-window", "-P", "-F", "#{pane_id}", "-t", first, "bash") // takes the focus
+	srv.WaitFor(second, func(s string) bool { return strings.TrimSpace(s) != "" }, 5*time.Second)
+	d := mustJSON(t, srv, 0, "capture", "s")
+	if d["pane_id"] != second {
+		t.Errorf("capture s used %v, want the active pane %s", d["pane_id"], second)
+	}
+	d = mustJSON(t, srv, 0, "capture", first)
+	if d["pane_id"] != first || !strings.Contains(strings.Join(lines(d), "\n"), "AGENT") {
+		t.Errorf("capture by pane id: %v", d)
+	}
+}

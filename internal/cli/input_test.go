@@ -1,0 +1,262 @@
+package cli
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/tmx-sh/tmx/internal/tmuxtest"
+	"github.com/tmx-sh/tmx/tmxerr"
+)
+
+func chunks(screen string) []string {
+	var out []string
+	for _, l := range strings.Split(screen, "\n") {
+		if strings.HasPrefix(l, "CHUNK ") {
+			out = append(out, strings.TrimPrefix(l, "CHUNK "))
+		}
+	}
+	return out
+}
+
+// B01: the submit key is its own write, after the text, and the result
+// says whether the pane visibly took it.
+func TestTypeEnterIsSeparate(t *testing.T) {
+	srv := tmuxtest.New(t)
+	pane := rawReaderPane(t, srv, "raw")
+	d := mustJSON(t, srv, 0, "type", "--enter", pane, "--", "hello world")
+	if d["enter"] != true || d["submitted"] != "true" || d["text"] != "hello world" {
+		t.Errorf("unexpected document: %v", d)
+	}
+	screen := srv.WaitFor(pane, func(s string) bool { return len(chunks(s)) >= 2 }, 5*time.Second)
+	got := chunks(screen)
+	if got[0] != `"hello world"` || got[1] != `"\r"` {
+		t.Errorf("chunks = %v, want the text then a lone CR", got)
+	}
+}
+
+// B02: paste goes through a private buffer with bracketed-paste markers,
+// Enter follows separately, and no buffer is left behind.
+func TestPasteBracketedThenEnter(t *testing.T) {
+	srv := tmuxtest.New(t)
+	pane := rawReaderPane(t, srv, "raw")
+	r := tmx(t, srv, "line one\nline two", "--json", "paste", "--enter", pane)
+	if r.code != 0 {
+		t.Fatalf("paste: %d %s", r.code, r.stderr)
+	}
+	d := r.doc(t)
+	if d["bracketed"] != true || d["bytes"] != float64(17) || d["submitted"] != "true" {
+		t.Errorf("unexpected document: %v", d)
+	}
+	if w, _ := d["warnings"].([]any); len(w) != 1 || !strings.Contains(w[0].(string), "bracketed paste") {
+		t.Errorf("multi-line paste carries no warning: %v", d["warnings"])
+	}
+	screen := srv.WaitFor(pane, func(s string) bool { return len(chunks(s)) >= 2 }, 5*time.Second)
+	got := chunks(screen)
+	if got[0] != `"\x1b[200~line one\rline two\x1b[201~"` || got[len(got)-1] != `"\r"` {
+		t.Errorf("chunks = %v", got)
+	}
+	if b := srv.Tmux("list-buffers", "-F", "#{buffer_name}"); b != "" {
+		t.Errorf("buffers left behind: %q", b)
+	}
+}
+
+// B02 in a real shell: bash 5.1+ keeps a bracketed multi-line paste
+// pending until Enter.
+func TestPasteIntoBashRunsNothingUntilEnter(t *testing.T) {
+	srv := tmuxtest.New(t)
+	pane := srv.NewPane("s", "bash", 80, 20)
+	r := tmx(t, srv, "echo ONE-$((1+1))\necho TWO-$((2+2))", "paste", pane)
+	if r.code != 0 {
+		t.Fatalf("paste: %d %s", r.code, r.stderr)
+	}
+	time.Sleep(300 * time.Millisecond)
+	if s := srv.Capture(pane); strings.Contains(s, "ONE-2") {
+		t.Skipf("this bash runs bracketed pastes at once (no bracketed-paste support):\n%s", s)
+	}
+	mustJSON(t, srv, 0, "send", pane, "Enter")
+	srv.WaitFor(pane, func(s string) bool { return strings.Contains(s, "ONE-2") && strings.Contains(s, "TWO-4") }, 5*time.Second)
+}
+
+// B04: input never enters, drives or leaves copy mode.
+func TestInputRefusesCopyMode(t *testing.T) {
+	srv := tmuxtest.New(t)
+	pane := srv.NewPane("s", "bash", 80, 20)
+	srv.Tmux("copy-mode", "-t", pane)
+	for _, args := range [][]string{
+		{"send", pane, "q"},
+		{"type", pane, "--", "echo HELLO"},
+		{"paste", pane},
+	} {
+		r := tmx(t, srv, "echo PASTED", append([]string{"--json"}, args...)...)
+		code, msg, _ := r.errDoc(t)
+		if r.code != 2 || code != tmxerr.PaneInMode {
+			t.Errorf("%v: exit %d %s %q", args, r.code, code, msg)
+		}
+	}
+	if srv.Tmux("display", "-p", "-t", pane, "#{pane_in_mode}") != "1" {
+		t.Fatal("the pane left copy mode")
+	}
+	srv.Tmux("send-keys", "-t", pane, "-X", "cancel")
+	if s := srv.Capture(pane); strings.Contains(s, "HELLO") || strings.Contains(s, "PASTED") {
+		t.Errorf("input reached the pane:\n%s", s)
+	}
+}
+
+// B05: key names and literal text are separate operations.
+func TestKeysVersusText(t *testing.T) {
+	srv := tmuxtest.New(t)
+	pane := srv.NewPane("s", "bash", 80, 20)
+	mustJSON(t, srv, 0, "type", "--enter", pane, "--", "sleep 100")
+	srv.WaitFor(pane, func(string) bool {
+		return srv.Tmux("display", "-p", "-t", pane, "#{pane_current_command}") == "sleep"
+	}, 5*time.Second)
+
+	// Typed "C-c" is three letters: sleep keeps running.
+	mustJSON(t, srv, 0, "type", pane, "--", "C-c")
+	time.Sleep(200 * time.Millisecond)
+	if cmd := srv.Tmux("display", "-p", "-t", pane, "#{pane_current_command}"); cmd != "sleep" {
+		t.Fatalf("typed C-c interrupted sleep")
+	}
+	// The key C-c interrupts it.
+	d := mustJSON(t, srv, 0, "send", pane, "C-c")
+	if keys, _ := d["keys"].([]any); len(keys) != 1 || keys[0] != "C-c" {
+		t.Errorf("keys = %v", d["keys"])
+	}
+	srv.WaitFor(pane, func(string) bool {
+		return srv.Tmux("display", "-p", "-t", pane, "#{pane_current_command}") == "bash"
+	}, 5*time.Second)
+
+	// Words are not keys: the whole send is refused, nothing is sent.
+	before := srv.Capture(pane)
+	code, msg := mustFail(t, srv, 2, "send", pane, "Enter", "echo")
+	if code != tmxerr.InvalidArgument || !strings.Contains(msg, `"echo" is not a tmux key name`) {
+		t.Errorf("send echo: %s %q", code, msg)
+	}
+	if srv.Capture(pane) != before {
+		t.Errorf("a refused send changed the pane")
+	}
+	for _, k := range []string{"Enter", "C-c", "M-x", "S-Up", "^a", "F12", "escape", "KPEnter", "0x41", "é", ";", "-", "C-Space", "bspace"} {
+		if r := tmx(t, srv, "", "--json", "send", pane, k); r.code != 0 {
+			t.Errorf("valid key %q refused: %s", k, r.stderr)
+		}
+	}
+	for _, k := range []string{"Enterr", "C-", "X-a", "hello", "0xzz", "C-é1", "\t"} {
+		r := tmx(t, srv, "", "--json", "send", pane, k)
+		if code, _, _ := r.errDoc(t); code != tmxerr.InvalidArgument {
+			t.Errorf("invalid key %q: %s", k, code)
+		}
+	}
+}
+
+// B06: tmux's own parser never sees typed text as options or separators,
+// and a leading "-t%0" does not retarget the send.
+func TestTypeTextTmuxWouldParse(t *testing.T) {
+	srv := tmuxtest.New(t)
+	other := srv.NewPane("other", "bash", 80, 20) // %0 on this server
+	pane := srv.NewPane("s", "bash", 120, 20)
+	for _, text := range []string{"echo a;", "-----BEGIN KEY", "-t%0 echo HI", "--", ";", `x\;`, `a\`, "{", "#{pane_id}"} {
+		d := mustJSON(t, srv, 0, "type", pane, "--", text)
+		if d["bytes"] != float64(len(text)) {
+			t.Errorf("%q: bytes = %v", text, d["bytes"])
+		}
+		want := "$ " + text
+		srv.WaitFor(pane, func(s string) bool { return strings.HasSuffix(strings.TrimSpace(s), want) }, 5*time.Second)
+		mustJSON(t, srv, 0, "send", pane, "C-u")
+		srv.WaitFor(pane, func(s string) bool { return strings.HasSuffix(strings.TrimSpace(s), "$") }, 5*time.Second)
+	}
+	if s := srv.Capture(other); strings.Contains(s, "HI") {
+		t.Errorf("text was retargeted to %s:\n%s", other, s)
+	}
+}
+
+// B07: typed text cannot carry Enter or line-editing control bytes.
+func TestTypeRefusesControlCharacters(t *testing.T) {
+	srv := tmuxtest.New(t)
+	pane := srv.NewPane("s", "bash", 80, 20)
+	before := srv.Capture(pane)
+	for _, text := range []string{"echo ONE\necho TWO", "echo\rx", "abc\x1b\x7f", "a\x00b", "\x7f"} {
+		r := tmx(t, srv, "", "--json", "type", pane, "--", text)
+		code, msg, hint := r.errDoc(t)
+		if r.code != 2 || code != tmxerr.InvalidArgument {
+			t.Errorf("%q: exit %d %s", text, r.code, code)
+		}
+		if strings.ContainsAny(text, "\r\n") && !strings.Contains(hint, "paste") {
+			t.Errorf("newline refusal does not point to paste: %q %q", msg, hint)
+		}
+	}
+	if srv.Capture(pane) != before {
+		t.Errorf("refused text reached the pane")
+	}
+	// A tab is text.
+	mustJSON(t, srv, 0, "type", pane, "--", "echo\tx")
+}
+
+// Input follows synchronize-panes: the cohort is listed, and one modal
+// member refuses the whole send. Paste reaches only its target.
+func TestInputSynchronizedCohort(t *testing.T) {
+	srv := tmuxtest.New(t)
+	pane := srv.NewPane("s", "bash", 80, 20)
+	sib := srv.Tmux("split-window", "-d", "-P", "-F", "#{pane_id}", "-t", pane, "bash")
+	srv.WaitFor(sib, func(s string) bool { return strings.TrimSpace(s) != "" }, 5*time.Second)
+	srv.Tmux("set-option", "-w", "-t", pane, "synchronize-panes", "on")
+
+	d := mustJSON(t, srv, 0, "type", pane, "--", "echo SYNC")
+	if ids, _ := d["target_pane_ids"].([]any); len(ids) != 2 {
+		t.Errorf("target_pane_ids = %v, want both panes", d["target_pane_ids"])
+	}
+	srv.WaitFor(sib, func(s string) bool { return strings.Contains(s, "echo SYNC") }, 5*time.Second)
+	mustJSON(t, srv, 0, "send", pane, "C-u")
+
+	// Paste reaches the target alone.
+	r := tmx(t, srv, "echo PASTE-ONLY", "--json", "paste", pane)
+	if ids, _ := r.doc(t)["target_pane_ids"].([]any); len(ids) != 1 {
+		t.Errorf("paste target_pane_ids = %v", ids)
+	}
+	srv.WaitFor(pane, func(s string) bool { return strings.Contains(s, "PASTE-ONLY") }, 5*time.Second)
+	time.Sleep(150 * time.Millisecond)
+	if strings.Contains(srv.Capture(sib), "PASTE-ONLY") {
+		t.Errorf("paste reached the synchronized sibling")
+	}
+	mustJSON(t, srv, 0, "send", pane, "C-u")
+
+	// A sibling in copy mode refuses the whole send, naming the cohort.
+	srv.Tmux("copy-mode", "-t", sib)
+	code, msg := mustFail(t, srv, 2, "send", pane, "x")
+	if code != tmxerr.PaneInMode || !strings.Contains(msg, "synchronize-panes") || !strings.Contains(msg, sib) {
+		t.Errorf("modal sibling: %s %q", code, msg)
+	}
+}
+
+// The caller's own pane: refused for input unless --confirm-self; an
+// unprovable relationship refuses input; another server's TMUX is not the
+// caller.
+func TestInputCallerGuard(t *testing.T) {
+	srv := tmuxtest.New(t)
+	pane := srv.NewPane("s", "bash", 80, 20)
+	base := srv.Env
+	tmuxVar := srv.Tmux("display", "-p", "-t", pane, "#{socket_path},#{pid},0")
+
+	srv.Env = append(base, "TMUX="+tmuxVar, "TMUX_PANE="+pane)
+	if code, _ := mustFail(t, srv, 2, "send", pane, "x"); code != tmxerr.CallerPane {
+		t.Errorf("send to the caller's pane: %s", code)
+	}
+	mustJSON(t, srv, 0, "send", "--confirm-self", pane, "C-u")
+	d := mustJSON(t, srv, 0, "ls", "--panes")
+	if p := d["panes"].([]any)[0].(map[string]any); p["is_caller"] != true {
+		t.Errorf("ls does not mark the caller: %v", p)
+	}
+
+	srv.Env = append(base, "TMUX="+tmuxVar) // no TMUX_PANE
+	if code, _ := mustFail(t, srv, 2, "type", pane, "--", "x"); code != tmxerr.CallerUnproven {
+		t.Errorf("unproven caller: %s", code)
+	}
+
+	// B22: a pane id of another server is not the caller here.
+	srv.Env = append(base, "TMUX=/tmp/some-other-socket,1,0", "TMUX_PANE="+pane)
+	mustJSON(t, srv, 0, "send", pane, "C-u")
+	d = mustJSON(t, srv, 0, "info")
+	if c := d["caller"].(map[string]any); c["pane_id"] != nil || c["same_server"] != false {
+		t.Errorf("another server's pane taken for the caller: %v", c)
+	}
+}
