@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -111,6 +112,43 @@ func (c *Client) SetLimits(l Limits) { c.limits = l }
 func (c *Client) Limits() Limits { return c.limits }
 
 var socketNameRE = regexp.MustCompile(`^[A-Za-z0-9._+-]{1,100}$`)
+
+// SelectSocket applies the socket rules of [New] without resolving tmux:
+// flags, then TMX_SOCKET_NAME / TMX_SOCKET_PATH, then -L tmx.
+func SelectSocket(opts Options) (Socket, error) {
+	environ := opts.Environ
+	if environ == nil {
+		environ = os.Environ()
+	}
+	return selectSocket(opts, envLookup(environ))
+}
+
+// PathIn returns where the socket lives: the path of a -S socket, or for a
+// -L name the path tmux computes, $TMUX_TMPDIR + /tmux-UID/NAME, falling
+// back to /tmp when TMUX_TMPDIR is unset or not a directory (tmux(1), -L;
+// B22). It does not contact the server; the server's own #{socket_path} is
+// authoritative once it runs.
+func (s Socket) PathIn(getenv func(string) string) string {
+	if s.Path != "" {
+		return s.Path
+	}
+	base := getenv("TMUX_TMPDIR")
+	if st, err := os.Stat(base); base == "" || err != nil || !st.IsDir() {
+		base = "/tmp"
+	}
+	return filepath.Join(base, fmt.Sprintf("tmux-%d", os.Getuid()), s.Name)
+}
+
+// Live reports whether a server accepts connections on the socket. It only
+// connects and closes; it sends tmux nothing.
+func (s Socket) Live(getenv func(string) string) bool {
+	conn, err := net.DialTimeout("unix", s.PathIn(getenv), time.Second)
+	if err != nil {
+		return false
+	}
+	conn.Close()
+	return true
+}
 
 func selectSocket(opts Options, getenv func(string) string) (Socket, error) {
 	both := func(src, name, path string) error {

@@ -18,10 +18,10 @@ func TestParseRecords(t *testing.T) {
 	}
 	for _, bad := range []string{
 		"junk" + tok + "<a" + tok + "|b" + tok + ">",
-		tok + "<a" + tok + ">",                         // too few fields
+		tok + "<a" + tok + ">",                           // too few fields
 		tok + "<a" + tok + "|b" + tok + "|c" + tok + ">", // too many
-		tok + "<a" + tok + "|b",                        // unterminated
-		tok + "<a" + tok + "|b" + tok + ">x",           // trailing text
+		tok + "<a" + tok + "|b",                          // unterminated
+		tok + "<a" + tok + "|b" + tok + ">x",             // trailing text
 		tok + "<a" + tok + "<b" + tok + ">",
 	} {
 		if _, err := parseRecords(bad, tok, 2); err == nil {

@@ -295,3 +295,28 @@ func (s *Snapshot) Tree(keep func(PaneInfo) bool) []SessionNode {
 	}
 	return out
 }
+
+// AtLevel returns the object of kind level that r is in (going up: a
+// pane's window or session) or, going down, r's active window or pane
+// (r.Pane is already the active pane of a session or window target).
+func (s *Snapshot) AtLevel(r Resolved, level selector.Level) Resolved {
+	out := Resolved{Level: level, Pane: r.Pane}
+	for _, p := range s.Panes {
+		switch level {
+		case selector.LevelSession:
+			if p.SessionID != r.Pane.SessionID {
+				continue
+			}
+		case selector.LevelWindow:
+			if p.SessionID != r.Pane.SessionID || p.WindowID != r.Pane.WindowID {
+				continue
+			}
+		default:
+			if p.SessionID != r.Pane.SessionID || p.PaneID != r.Pane.PaneID {
+				continue
+			}
+		}
+		out.Members = append(out.Members, p)
+	}
+	return out
+}

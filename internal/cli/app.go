@@ -17,12 +17,12 @@ import (
 	"golang.org/x/term"
 
 	"github.com/tmx-sh/tmx/client"
+	"github.com/tmx-sh/tmx/internal/version"
 	"github.com/tmx-sh/tmx/tmxerr"
 )
 
-// Version is the tmx version, set at build time with
-// -ldflags "-X github.com/tmx-sh/tmx/internal/cli.Version=v1.2.3".
-var Version = "dev"
+// Version is the tmx version (see package version).
+var Version = version.Version
 
 // Env is what a command may touch: its streams, its environment, and a
 // lazily created tmux client (so help, version and completion never start

@@ -9,6 +9,8 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/tmx-sh/tmx/internal/result"
+
 	"github.com/tmx-sh/tmx/tmxerr"
 )
 
@@ -20,10 +22,7 @@ func versionCmd(env *Env) *cli.Command {
 		Category:  catOther,
 		Flags:     []cli.Flag{jsonFlag()},
 		Action: action(env, func(x *call) error {
-			doc := struct {
-				Version   string `json:"version"`
-				GoVersion string `json:"go_version"`
-			}{Version, runtime.Version()}
+			doc := result.Version{Version: Version, GoVersion: runtime.Version()}
 			return x.emit(doc, func(w io.Writer) { fmt.Fprintf(w, "tmx %s\n", Version) })
 		}),
 	}

@@ -8,6 +8,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/tmx-sh/tmx/client"
+	"github.com/tmx-sh/tmx/internal/result"
 	"github.com/tmx-sh/tmx/tmxerr"
 )
 
@@ -15,10 +16,7 @@ import (
 const maxPaste = 16 << 20
 
 func emitInput(x *call, snap *client.Snapshot, res *client.InputResult, what string) error {
-	return x.emit(struct {
-		serverRef
-		*client.InputResult
-	}{refOf(snap), res}, func(w io.Writer) {
+	return x.emit(result.Input{ServerRef: result.RefOf(snap), InputResult: *res}, func(w io.Writer) {
 		if x.env.StderrTTY {
 			fmt.Fprintf(x.env.Err, "tmx: sent %s to %s\n", what, strings.Join(res.TargetPaneIDs, " "))
 		}
@@ -43,16 +41,31 @@ func sendCmd(env *Env) *cli.Command {
 	return &cli.Command{
 		Name:      "send",
 		Usage:     "send tmux key names (Enter, C-c, Up) to a pane",
-		UsageText: "send [--confirm-self] TARGET KEY...",
+		UsageText: "send [--confirm-self] [--stdin] TARGET KEY...",
 		Description: "Sends keys by tmux name: Enter, Escape, Tab, Space, BSpace, Up, Down, Left, Right, Home,\n" +
 			"End, PageUp, PageDown, F1..F12, C-x, M-x, S-x, or one character. Anything else is refused: send\n" +
 			"text with tmx type or tmx paste. With synchronize-panes on, the keys reach the whole cohort and\n" +
-			"target_pane_ids lists it; a pane in a mode, dead, or the caller's own in it refuses the send.\n\n" +
+			"target_pane_ids lists it; a pane in a mode, dead, or the caller's own in it refuses the send.\n" +
+			"--stdin reads the keys from stdin, one per line.\n\n" +
 			"Examples:\n   tmx send %3 C-c\n   tmx send work Up Enter",
 		Category: catExecute,
-		Flags:    []cli.Flag{confirmSelfFlag, jsonFlag()},
+		Flags:    []cli.Flag{confirmSelfFlag, stdinFlag("read the keys from stdin, one per line"), jsonFlag()},
 		Action: action(env, func(x *call) error {
 			keys := append(x.args[min(1, len(x.args)):], x.payload...)
+			if x.Bool("stdin") {
+				if len(keys) > 0 {
+					return tmxerr.New(tmxerr.Usage, "--stdin and KEY arguments exclude each other", "choose one")
+				}
+				text, err := readStdin(x.env.In)
+				if err != nil {
+					return err
+				}
+				for _, k := range strings.Split(text, "\n") {
+					if k = strings.TrimSuffix(k, "\r"); k != "" {
+						keys = append(keys, k)
+					}
+				}
+			}
 			if len(x.args) < 1 || len(keys) == 0 {
 				return tmxerr.New(tmxerr.Usage, "send takes a TARGET and at least one KEY", "usage: tmx send TARGET KEY...")
 			}
@@ -78,7 +91,7 @@ func typeCmd(env *Env) *cli.Command {
 	return &cli.Command{
 		Name:      "type",
 		Usage:     "type literal text into a pane (no key names, no newlines)",
-		UsageText: "type [--enter] [--confirm-self] TARGET -- TEXT...",
+		UsageText: "type [--enter] [--confirm-self] [--stdin] TARGET -- TEXT...",
 		Description: "Types TEXT exactly (tmux send-keys -l): \"Enter\" or \"C-c\" in it are letters, a trailing ';'\n" +
 			"or a leading '-' arrive intact. Several TEXT arguments are joined with spaces. Newlines and other\n" +
 			"control characters are refused, so typed text cannot run a command by accident; use tmx paste\n" +
@@ -88,17 +101,26 @@ func typeCmd(env *Env) *cli.Command {
 		Category: catExecute,
 		Flags: []cli.Flag{
 			&cli.BoolFlag{Name: "enter", Usage: "press Enter after the text"},
-			confirmSelfFlag, jsonFlag(),
+			confirmSelfFlag, stdinFlag("read the TEXT from stdin"), jsonFlag(),
 		},
 		Action: action(env, func(x *call) error {
-			if len(x.args) != 1 || len(x.payload) == 0 {
+			text := strings.Join(x.payload, " ")
+			if x.Bool("stdin") && len(x.payload) == 0 {
+				var err error
+				if text, err = readStdin(x.env.In); err != nil {
+					return err
+				}
+			} else if len(x.payload) == 0 {
 				return tmxerr.New(tmxerr.Usage, "type takes a TARGET, then --, then the TEXT", "usage: tmx type TARGET -- TEXT")
+			}
+			if len(x.args) != 1 {
+				return tmxerr.New(tmxerr.Usage, "type takes one TARGET before --", "usage: tmx type TARGET -- TEXT")
 			}
 			cl, snap, p, err := inputTarget(x)
 			if err != nil {
 				return err
 			}
-			res, err := cl.TypeText(x.ctx(), snap, p, strings.Join(x.payload, " "), x.Bool("enter"), x.Bool("confirm-self"))
+			res, err := cl.TypeText(x.ctx(), snap, p, text, x.Bool("enter"), x.Bool("confirm-self"))
 			if err != nil {
 				return err
 			}
@@ -145,6 +167,8 @@ func pasteCmd(env *Env) *cli.Command {
 		}),
 	}
 }
+
+func stdinFlag(usage string) cli.Flag { return &cli.BoolFlag{Name: "stdin", Usage: usage} }
 
 func readStdin(r io.Reader) (string, error) {
 	b, err := io.ReadAll(io.LimitReader(r, maxPaste+1))

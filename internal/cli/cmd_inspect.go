@@ -9,6 +9,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/tmx-sh/tmx/client"
+	"github.com/tmx-sh/tmx/internal/result"
 	"github.com/tmx-sh/tmx/selector"
 	"github.com/tmx-sh/tmx/tmxerr"
 )
@@ -78,10 +79,7 @@ func lsCmd(env *Env) *cli.Command {
 				for _, s := range tree {
 					list = append(list, s.SessionInfo)
 				}
-				return x.emit(struct {
-					serverRef
-					Sessions []client.SessionInfo `json:"sessions"`
-				}{refOf(snap), list}, func(w io.Writer) {
+				return x.emit(result.Sessions{ServerRef: result.RefOf(snap), Sessions: list}, func(w io.Writer) {
 					t := &table{tty: tty, header: []string{"SESSION", "ID", "WINDOWS", "ATTACHED"}}
 					for _, s := range list {
 						t.add(cell(s.SessionName), s.SessionID, fmt.Sprint(s.SessionWindows), fmt.Sprint(s.SessionAttached))
@@ -89,21 +87,13 @@ func lsCmd(env *Env) *cli.Command {
 					t.write(w)
 				})
 			case x.Bool("windows"):
-				type win struct {
-					SessionID   string `json:"session_id"`
-					SessionName string `json:"session_name"`
-					client.WindowInfo
-				}
-				list := []win{}
+				list := []result.WindowRow{}
 				for _, s := range tree {
 					for _, wn := range s.Windows {
-						list = append(list, win{s.SessionID, s.SessionName, wn.WindowInfo})
+						list = append(list, result.WindowRow{SessionID: s.SessionID, SessionName: s.SessionName, WindowInfo: wn.WindowInfo})
 					}
 				}
-				return x.emit(struct {
-					serverRef
-					Windows []win `json:"windows"`
-				}{refOf(snap), list}, func(w io.Writer) {
+				return x.emit(result.Windows{ServerRef: result.RefOf(snap), Windows: list}, func(w io.Writer) {
 					t := &table{tty: tty, header: []string{"SESSION", "INDEX", "NAME", "ID", "PANES", "ACTIVE"}}
 					for _, wn := range list {
 						t.add(cell(wn.SessionName), fmt.Sprint(wn.WindowIndex), cell(wn.WindowName), wn.WindowID, fmt.Sprint(wn.WindowPanes), yesNo(wn.WindowActive))
@@ -114,15 +104,9 @@ func lsCmd(env *Env) *cli.Command {
 				if panes == nil {
 					panes = []client.PaneInfo{}
 				}
-				return x.emit(struct {
-					serverRef
-					Panes []client.PaneInfo `json:"panes"`
-				}{refOf(snap), panes}, func(w io.Writer) { paneTable(w, tty, panes) })
+				return x.emit(result.Panes{ServerRef: result.RefOf(snap), Panes: panes}, func(w io.Writer) { paneTable(w, tty, panes) })
 			}
-			return x.emit(struct {
-				serverRef
-				Sessions []client.SessionNode `json:"sessions"`
-			}{refOf(snap), tree}, func(w io.Writer) { printTree(w, tree) })
+			return x.emit(result.Tree{ServerRef: result.RefOf(snap), Sessions: tree}, func(w io.Writer) { printTree(w, tree) })
 		}),
 	}
 }
@@ -204,7 +188,7 @@ func infoCmd(env *Env) *cli.Command {
 			if err != nil {
 				return err
 			}
-			doc := infoDoc{Server: snap.Server, Socket: cl.Socket(), TmuxPath: cl.TmuxPath(), Caller: snap.Caller}
+			doc := result.Info{Server: snap.Server, Socket: cl.Socket(), TmuxPath: cl.TmuxPath(), Caller: snap.Caller}
 			sessions, windows := map[string]bool{}, map[string]bool{}
 			panes := map[string]bool{}
 			for _, p := range snap.Panes {
@@ -221,16 +205,6 @@ func infoCmd(env *Env) *cli.Command {
 			})
 		}),
 	}
-}
-
-type infoDoc struct {
-	client.Server
-	Socket   client.Socket `json:"socket"`
-	TmuxPath string        `json:"tmux_path"`
-	Caller   client.Caller `json:"caller"`
-	Sessions int           `json:"sessions"`
-	Windows  int           `json:"windows"`
-	Panes    int           `json:"panes"`
 }
 
 func provenanceText(s client.Server) string {
@@ -257,22 +231,50 @@ func showCmd(env *Env) *cli.Command {
 	return &cli.Command{
 		Name:      "show",
 		Usage:     "describe one session, window or pane",
-		UsageText: "show TARGET",
+		UsageText: "show [--level pane|window|session] TARGET",
 		Description: "Shows every field tmx reads for the target. A session or window target also names its\n" +
-			"active pane (pane_id) and lists its windows or panes.\n\n" +
-			"Examples:\n   tmx show %3\n   tmx show work:logs --json",
+			"active pane (pane_id) and lists its windows or panes. --level shows the object of that kind\n" +
+			"the target is in (the pane's window or session) or, going down, its active window or pane.\n\n" +
+			"Examples:\n   tmx show %3\n   tmx show --level session %3\n   tmx show work:logs --json",
 		Category: catInspect,
-		Flags:    []cli.Flag{jsonFlag()},
+		Flags:    []cli.Flag{levelFlag("describe the target's `LEVEL` (pane, window or session)"), jsonFlag()},
 		Action: action(env, func(x *call) error {
 			if err := exactArgs(x.Context, x.args, 1, "one TARGET"); err != nil {
+				return err
+			}
+			level, err := levelOf(x)
+			if err != nil {
 				return err
 			}
 			_, snap, r, err := x.target(x.args[0])
 			if err != nil {
 				return err
 			}
+			if level != 0 {
+				r = snap.AtLevel(r, level)
+			}
 			return x.emit(showDoc(snap, r), func(w io.Writer) { printShow(w, snap, r) })
 		}),
+	}
+}
+
+func levelFlag(usage string) cli.Flag {
+	return &cli.StringFlag{Name: "level", Usage: usage}
+}
+
+// levelOf reads --level; 0 when it is not given.
+func levelOf(x *call) (selector.Level, error) {
+	switch v := x.String("level"); v {
+	case "":
+		return 0, nil
+	case "pane":
+		return selector.LevelPane, nil
+	case "window":
+		return selector.LevelWindow, nil
+	case "session":
+		return selector.LevelSession, nil
+	default:
+		return 0, tmxerr.Errorf(tmxerr.Usage, "--level %q is not pane, window or session", v).WithHint("use --level pane, --level window or --level session")
 	}
 }
 
@@ -280,37 +282,19 @@ func showCmd(env *Env) *cli.Command {
 // pane target's are those of its pane, window and session), and for a
 // session or window target its active pane and its children.
 func showDoc(snap *client.Snapshot, r client.Resolved) any {
-	ref := refOf(snap)
+	ref := result.RefOf(snap)
 	switch r.Level {
 	case selector.LevelPane:
-		return struct {
-			serverRef
-			Level string `json:"level"`
-			client.PaneInfo
-		}{ref, "pane", r.Pane}
+		return result.PaneDetail{ServerRef: ref, Level: "pane", PaneInfo: r.Pane}
 	case selector.LevelWindow:
 		panes := make([]client.PaneFields, len(r.Members))
 		for i, m := range r.Members {
 			panes[i] = m.PaneFields
 		}
-		return struct {
-			serverRef
-			Level string `json:"level"`
-			client.SessionInfo
-			client.WindowInfo
-			PaneID string              `json:"pane_id"`
-			Panes  []client.PaneFields `json:"panes"`
-		}{ref, "window", r.Pane.SessionInfo, r.Pane.WindowInfo, r.Pane.PaneID, panes}
+		return result.WindowDetail{ServerRef: ref, Level: "window", SessionInfo: r.Pane.SessionInfo, WindowInfo: r.Pane.WindowInfo, PaneID: r.Pane.PaneID, Panes: panes}
 	}
 	tree := snap.Tree(func(p client.PaneInfo) bool { return p.SessionID == r.Pane.SessionID })
-	return struct {
-		serverRef
-		Level string `json:"level"`
-		client.SessionInfo
-		WindowID string              `json:"window_id"`
-		PaneID   string              `json:"pane_id"`
-		Windows  []client.WindowNode `json:"windows"`
-	}{ref, "session", r.Pane.SessionInfo, r.Pane.WindowID, r.Pane.PaneID, tree[0].Windows}
+	return result.SessionDetail{ServerRef: ref, Level: "session", SessionInfo: r.Pane.SessionInfo, WindowID: r.Pane.WindowID, PaneID: r.Pane.PaneID, Windows: tree[0].Windows}
 }
 
 func printShow(w io.Writer, snap *client.Snapshot, r client.Resolved) {
@@ -346,14 +330,13 @@ func statusCmd(env *Env) *cli.Command {
 			if err != nil {
 				return err
 			}
-			doc := statusDoc{TmxVersion: Version, TmuxPath: cl.TmuxPath(), Socket: cl.Socket()}
+			doc := result.Status{TmxVersion: Version, TmuxPath: cl.TmuxPath(), Socket: cl.Socket()}
 			v, err := cl.Version(x.ctx())
 			if err != nil {
 				return err
 			}
 			doc.TmuxVersion, doc.TmuxSupported = v.Raw, v.Supported()
-			l := cl.Limits()
-			doc.Limits = limitsDoc{l.MaxLines, l.MaxBytes, l.WaitDefault.Seconds(), l.WaitMax.Seconds()}
+			doc.Limits = result.LimitsOf(cl.Limits())
 			snap, err := cl.Snapshot(x.ctx())
 			switch {
 			case err == nil:
@@ -385,26 +368,6 @@ func statusCmd(env *Env) *cli.Command {
 			})
 		}),
 	}
-}
-
-type statusDoc struct {
-	TmxVersion    string         `json:"tmx_version"`
-	TmuxPath      string         `json:"tmux_path"`
-	TmuxVersion   string         `json:"tmux_version"`
-	TmuxSupported bool           `json:"tmux_supported"`
-	Socket        client.Socket  `json:"socket"`
-	Running       bool           `json:"running"`
-	Server        *client.Server `json:"server"`
-	Caller        *client.Caller `json:"caller"`
-	Sessions      int            `json:"sessions"`
-	Limits        limitsDoc      `json:"limits"`
-}
-
-type limitsDoc struct {
-	MaxLines           int     `json:"max_lines"`
-	MaxBytes           int     `json:"max_bytes"`
-	WaitDefaultSeconds float64 `json:"wait_default_seconds"`
-	WaitMaxSeconds     float64 `json:"wait_max_seconds"`
 }
 
 func captureCmd(env *Env) *cli.Command {
@@ -439,10 +402,7 @@ func captureCmd(env *Env) *cli.Command {
 			if err != nil {
 				return err
 			}
-			return x.emit(struct {
-				serverRef
-				*client.CaptureResult
-			}{refOf(snap), res}, func(w io.Writer) {
+			return x.emit(result.Capture{ServerRef: result.RefOf(snap), CaptureResult: *res}, func(w io.Writer) {
 				for _, line := range res.Lines {
 					fmt.Fprintln(w, line)
 				}

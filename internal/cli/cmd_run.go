@@ -8,6 +8,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/tmx-sh/tmx/client"
+	"github.com/tmx-sh/tmx/internal/result"
 	"github.com/tmx-sh/tmx/tmxerr"
 )
 
@@ -37,7 +38,7 @@ func runCmd(env *Env) *cli.Command {
 		Flags: []cli.Flag{
 			&cli.Float64Flag{Name: "timeout", Usage: "wait at most `SECONDS` (default 30, clamped to TMX_WAIT_MAX_SECONDS)"},
 			&cli.BoolFlag{Name: "suppress-history", Usage: "start the typed line with a space (best effort: shells that ignore such lines keep it out of history)"},
-			&cli.BoolFlag{Name: "stdin", Usage: "read COMMAND from stdin instead of the arguments"},
+			stdinFlag("read COMMAND from stdin instead of the arguments"),
 			linesFlag, maxBytesFlag, jsonFlag(),
 		},
 		Action: action(env, func(x *call) error {
@@ -84,10 +85,7 @@ func runCmd(env *Env) *cli.Command {
 			if err != nil {
 				return err
 			}
-			if err := x.emit(struct {
-				serverRef
-				*client.RunResult
-			}{refOf(snap), res}, func(w io.Writer) {
+			if err := x.emit(result.Run{ServerRef: result.RefOf(snap), RunResult: *res}, func(w io.Writer) {
 				if res.Output != "" {
 					fmt.Fprintln(w, res.Output)
 				}

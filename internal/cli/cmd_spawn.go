@@ -9,18 +9,11 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/tmx-sh/tmx/client"
+	"github.com/tmx-sh/tmx/internal/result"
 )
 
-// spawnDoc is the document of new, new-window and split: the new pane with
-// its window and session, and the server's provenance.
-type spawnDoc struct {
-	serverRef
-	ConfigProvenance string `json:"config_provenance"`
-	client.PaneInfo
-}
-
 func emitSpawn(x *call, verb string, snap *client.Snapshot, p client.PaneInfo) error {
-	doc := spawnDoc{refOf(snap), snap.Server.Provenance, p}
+	doc := result.Spawn{ServerRef: result.RefOf(snap), ConfigProvenance: snap.Server.Provenance, PaneInfo: p}
 	return x.emit(doc, func(w io.Writer) {
 		fmt.Fprintln(w, p.PaneID)
 		if x.env.StderrTTY {

@@ -102,16 +102,6 @@ func (x *call) emit(doc any, human func(w io.Writer)) error {
 	return nil
 }
 
-// serverRef is embedded in every document that reports on a server (B22).
-type serverRef struct {
-	SocketPath string `json:"socket_path"`
-	ServerPID  int    `json:"server_pid"`
-}
-
-func refOf(s *client.Snapshot) serverRef {
-	return serverRef{SocketPath: s.Server.SocketPath, ServerPID: s.Server.PID}
-}
-
 // Flags shared by several commands.
 var (
 	confirmSelfFlag = &cli.BoolFlag{Name: "confirm-self", Usage: "allow the caller's own pane (or its window or session) as the target"}

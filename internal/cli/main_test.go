@@ -67,13 +67,13 @@ func rawReaderPane(t *testing.T, srv *tmuxtest.Server, name string) string {
 	return pane
 }
 
-type result struct {
+type cliResult struct {
 	stdout, stderr string
 	code           int
 }
 
 // doc decodes stdout as one JSON document.
-func (r result) doc(t *testing.T) map[string]any {
+func (r cliResult) doc(t *testing.T) map[string]any {
 	t.Helper()
 	var m map[string]any
 	if err := json.Unmarshal([]byte(r.stdout), &m); err != nil {
@@ -87,7 +87,7 @@ func (r result) doc(t *testing.T) map[string]any {
 
 // errDoc decodes stderr as the one-line JSON error document and checks
 // that stdout stayed empty.
-func (r result) errDoc(t *testing.T) (code tmxerr.Code, message, hint string) {
+func (r cliResult) errDoc(t *testing.T) (code tmxerr.Code, message, hint string) {
 	t.Helper()
 	if r.stdout != "" {
 		t.Fatalf("a failure wrote to stdout: %q", r.stdout)
@@ -115,7 +115,7 @@ func (r result) errDoc(t *testing.T) (code tmxerr.Code, message, hint string) {
 }
 
 // tmx runs the CLI in-process against srv with stdin.
-func tmx(t *testing.T, srv *tmuxtest.Server, stdin string, args ...string) result {
+func tmx(t *testing.T, srv *tmuxtest.Server, stdin string, args ...string) cliResult {
 	t.Helper()
 	var out, errb bytes.Buffer
 	env := &Env{
@@ -123,7 +123,7 @@ func tmx(t *testing.T, srv *tmuxtest.Server, stdin string, args ...string) resul
 		Environ: srv.Env, Args: append([]string{"tmx"}, args...),
 	}
 	code := Run(context.Background(), env)
-	return result{out.String(), errb.String(), code}
+	return cliResult{out.String(), errb.String(), code}
 }
 
 // mustJSON runs tmx with --json and requires exit status want.

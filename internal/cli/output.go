@@ -13,44 +13,17 @@ package cli
 //	{"schema_version":1,"error":{"code":"...","message":"...","hint":"..."},"exit_code":N}
 
 import (
-	"bytes"
-	"encoding/json"
 	"fmt"
 	"io"
 	"strings"
 	"text/tabwriter"
 
+	"github.com/tmx-sh/tmx/internal/result"
 	"github.com/tmx-sh/tmx/tmxerr"
 )
 
-// SchemaVersion is the version of every JSON document tmx prints.
-const SchemaVersion = 1
-
-// marshalDoc encodes v (a struct or map that encodes as a JSON object) with
-// "schema_version" as its first key, without HTML escaping.
-func marshalDoc(v any) ([]byte, error) {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		return nil, err
-	}
-	body := bytes.TrimSpace(buf.Bytes())
-	if len(body) < 2 || body[0] != '{' {
-		return nil, fmt.Errorf("document is not a JSON object")
-	}
-	out := []byte(fmt.Sprintf(`{"schema_version":%d`, SchemaVersion))
-	if rest := body[1:]; !bytes.Equal(rest, []byte("}")) {
-		out = append(out, ',')
-		out = append(out, rest...)
-	} else {
-		out = append(out, '}')
-	}
-	return append(out, '\n'), nil
-}
-
 func writeDoc(w io.Writer, v any) error {
-	b, err := marshalDoc(v)
+	b, err := result.Marshal(v)
 	if err != nil {
 		return tmxerr.Wrap(tmxerr.Internal, err, "cannot encode the result: %v", err)
 	}
@@ -58,24 +31,12 @@ func writeDoc(w io.Writer, v any) error {
 	return err
 }
 
-type errorDoc struct {
-	Error struct {
-		Code    tmxerr.Code `json:"code"`
-		Message string      `json:"message"`
-		Hint    string      `json:"hint,omitempty"`
-	} `json:"error"`
-	ExitCode int `json:"exit_code"`
-}
-
 // printError writes err to w: one JSON line when asJSON, else
 // "tmx: error:" and "tmx: hint:" lines.
 func printError(w io.Writer, err error, asJSON bool) {
 	te := tmxerr.As(err)
 	if asJSON {
-		var d errorDoc
-		d.Error.Code, d.Error.Message, d.Error.Hint = te.Code, te.Message, te.Hint
-		d.ExitCode = te.Code.Exit()
-		b, _ := marshalDoc(d)
+		b, _ := result.Marshal(result.ErrorOf(err))
 		w.Write(b)
 		return
 	}

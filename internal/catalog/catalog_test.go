@@ -1,0 +1,234 @@
+package catalog
+
+import (
+	"regexp"
+	"slices"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/tmx-sh/tmx/tmxerr"
+)
+
+var nameRE = regexp.MustCompile(`^[a-z][a-z0-9_]{0,62}$`)
+
+func keys[V any](m map[string]V) []string {
+	var out []string
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// TestCatalogInvariants enforces the rules every row must keep. Each
+// failure names the tool and the rule.
+func TestCatalogInvariants(t *testing.T) {
+	seen := map[string]bool{}
+	for _, tool := range All() {
+		name := tool.Name
+		row := tool.Capability()
+		fail := func(rule string, args ...any) { t.Errorf("%s: "+rule, append([]any{name}, args...)...) }
+
+		if seen[name] {
+			fail("duplicate name")
+		}
+		seen[name] = true
+		if !nameRE.MatchString(name) {
+			fail("name is not [a-z0-9_], at most 63 characters")
+		}
+		if tool.Title == "" || tool.Summary == "" || tool.Argv == nil || tool.Output == nil {
+			fail("title, summary, argv builder and output document are required")
+		}
+		if !validToolset(string(tool.Toolset)) {
+			fail("unknown toolset %q", tool.Toolset)
+		}
+
+		// The input schema and the sinks list the same inputs.
+		in := tool.InputSchema()
+		if got, want := keys(in.Properties), keys(row.InputSinks); !slices.Equal(got, want) {
+			fail("schema fields %v differ from input sinks %v", got, want)
+		}
+		if in.AdditionalProperties == nil || in.Type != "object" {
+			fail("input schema must be an object with additionalProperties false")
+		}
+		for _, p := range tool.Params {
+			if strings.Contains(p.Name, "socket") {
+				fail("takes a socket argument %q: the socket is chosen once per process", p.Name)
+			}
+			if p.Description == "" || p.Sink == "" {
+				fail("param %s lacks a description or sink", p.Name)
+			}
+			switch p.Type {
+			case "string", "integer", "number", "boolean", "array":
+			default:
+				fail("param %s has type %q", p.Name, p.Type)
+			}
+			isPayload := p.Name == "command" || p.Name == "text" || p.Name == "keys"
+			if p.Payload != isPayload {
+				fail("param %s: payloads (command, text, keys) travel on stdin, and only they", p.Name)
+			}
+			if !slices.Contains(RedactedKeys, p.Name) && p.Payload {
+				fail("payload %s is not redacted in the audit record", p.Name)
+			}
+		}
+
+		// Reach agrees with the sinks.
+		sinks := map[Interpreter]bool{}
+		for _, s := range row.InputSinks {
+			sinks[s.Interpreter] = true
+		}
+		switch tool.Reach {
+		case ReachPaneCommand:
+			if !sinks[SinkPaneShell] {
+				fail("pane-command reach without a pane-shell input")
+			}
+		case ReachPaneInput:
+			if sinks[SinkPaneShell] || !(sinks[SinkPaneInput] || sinks[SinkTmuxKeys]) {
+				fail("pane-input reach needs a pane-input or key input and no shell input")
+			}
+		case ReachNone, ReachConfiguredProcess:
+			if sinks[SinkPaneShell] || sinks[SinkPaneInput] || sinks[SinkTmuxKeys] {
+				fail("%s reach with an input that reaches a pane", tool.Reach)
+			}
+		default:
+			fail("forbidden or unknown reach %q", tool.Reach)
+		}
+
+		// The toolset agrees with reach and effects.
+		effects := map[Effect]bool{}
+		for _, e := range tool.Effects {
+			effects[e] = true
+		}
+		if len(effects) == 0 {
+			fail("no tmux effect")
+		}
+		switch tool.Toolset {
+		case Inspect:
+			if tool.Reach != ReachNone || !effects[Observe] || effects[Change] || effects[Delete] {
+				fail("inspect tools reach no process and only observe")
+			}
+		case Manage:
+			if tool.Reach != ReachNone || effects[Delete] {
+				fail("manage tools reach no process and never delete")
+			}
+		case Teardown:
+			if tool.Reach != ReachNone || !effects[Delete] {
+				fail("teardown tools reach no process and delete")
+			}
+		case Execute:
+			if tool.Reach == ReachNone && !tool.AmplifiesFutureInput {
+				fail("execute tools start a process, reach a pane, or amplify future input")
+			}
+		}
+
+		// Format sinks are exactly the literalization keys.
+		var formatSinks []string
+		for k, s := range row.InputSinks {
+			if s.Interpreter == SinkTmuxFormat {
+				formatSinks = append(formatSinks, k)
+			}
+			if s.Literalization == "" {
+				fail("input %s has no literalization", k)
+			}
+		}
+		sort.Strings(formatSinks)
+		if got := keys(row.InputLiteralization); !slices.Equal(formatSinks, got) {
+			fail("format sinks %v differ from literalization keys %v", formatSinks, got)
+		}
+
+		// Terminal content is untrusted.
+		if slices.Contains(tool.OutputClasses, TerminalContent) && !(tool.MayReturnUntrustedContent && tool.MayExposeSecrets) {
+			fail("terminal content may be untrusted and may hold secrets")
+		}
+
+		// Annotations are the conservative ones.
+		if a := tool.Annotations(); a.ReadOnlyHint || !a.DestructiveHint || a.IdempotentHint || !a.OpenWorldHint || a.Title != tool.Title {
+			fail("annotations are not conservative: %+v", a)
+		}
+
+		// The description opens with reach and effect.
+		if s := tool.Sentence(); !strings.HasPrefix(tool.Description(), s) || strings.Contains(s, ";  ") || !strings.HasSuffix(s, ".") {
+			fail("description does not open with the capability sentence %q", s)
+		}
+
+		// The output schema derives from the document.
+		if out, err := tool.OutputSchema(); err != nil || out.Properties["schema_version"] == nil {
+			fail("output schema: %v", err)
+		}
+
+		// Argv builders ask for JSON and start with a verb.
+		argv, _, err := tool.Argv(ParseArgs([]byte(`{"target":"%1","command":"true","text":"x","keys":["Enter"],"confirm":true}`)))
+		if err != nil || len(argv) < 2 || strings.HasPrefix(argv[0], "-") || !slices.Contains(argv, "--json") {
+			fail("argv %q, %v", argv, err)
+		}
+
+		// Aggregate tools: nested tools exist, are inspect tools, and the
+		// row is at least the union of theirs.
+		for _, n := range tool.Nested {
+			nt, ok := Lookup(n)
+			if !ok {
+				fail("nested tool %s does not exist", n)
+				continue
+			}
+			if nt.Toolset != Inspect || len(nt.Nested) > 0 {
+				fail("nested tool %s is not a plain inspect tool", n)
+			}
+			for _, c := range nt.OutputClasses {
+				if !slices.Contains(tool.OutputClasses, c) {
+					fail("output classes miss %s of nested %s", c, n)
+				}
+			}
+			if nt.MayExposeSecrets && !tool.MayExposeSecrets || nt.MayReturnUntrustedContent && !tool.MayReturnUntrustedContent {
+				fail("secrets/untrusted flags narrower than nested %s", n)
+			}
+		}
+	}
+}
+
+func env(m map[string]string) func(string) (string, bool) {
+	return func(k string) (string, bool) { v, ok := m[k]; return v, ok }
+}
+
+func TestSelect(t *testing.T) {
+	count := func(ts ...Toolset) int {
+		n := 0
+		for _, tool := range All() {
+			if slices.Contains(ts, tool.Toolset) {
+				n++
+			}
+		}
+		return n
+	}
+	s, err := Select(env(nil), false)
+	if err != nil || len(s.Tools) != count(Inspect, Manage, Execute) || s.Has("kill_pane") {
+		t.Errorf("default without teardown: %v %v", s.Names(), err)
+	}
+	s, _ = Select(env(nil), true)
+	if len(s.Tools) != len(All()) || !s.Has("kill_session") || !s.TeardownByDefault {
+		t.Errorf("default with teardown: %v", s.Names())
+	}
+	s, _ = Select(env(map[string]string{"TMX_TOOLSETS": "inspect,teardown"}), false)
+	if len(s.Tools) != count(Inspect, Teardown) || s.Has("run_shell_command") {
+		t.Errorf("inspect,teardown: %v", s.Names())
+	}
+	s, _ = Select(env(map[string]string{"TMX_TOOLSETS": ""}), true)
+	if len(s.Tools) != 0 {
+		t.Errorf("empty TMX_TOOLSETS: %v", s.Names())
+	}
+	s, _ = Select(env(map[string]string{"TMX_TOOLSETS": "inspect", "TMX_TOOLS": "run_shell_command,kill_pane", "TMX_EXCLUDE_TOOLS": "kill_pane,capture_pane"}), false)
+	if !s.Has("run_shell_command") || s.Has("kill_pane") || s.Has("capture_pane") || !s.Has("list_panes") {
+		t.Errorf("add then exclude: %v", s.Names())
+	}
+	for _, bad := range []map[string]string{
+		{"TMX_TOOLSETS": "inspect,readonly"},
+		{"TMX_TOOLS": "list_pane"},
+		{"TMX_EXCLUDE_TOOLS": "nosuch"},
+	} {
+		_, err := Select(env(bad), false)
+		te := tmxerr.As(err)
+		if err == nil || te.Code != tmxerr.Usage || te.Hint == "" {
+			t.Errorf("%v: %v", bad, err)
+		}
+	}
+}

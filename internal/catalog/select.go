@@ -1,0 +1,176 @@
+package catalog
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/tmx-sh/tmx/tmxerr"
+)
+
+// Surface is the effective, frozen tool surface of one tmx-mcp process:
+// the tools it lists and the only tools it lets be called (ADR CM-3).
+type Surface struct {
+	// Toolsets are the selected toolsets, after defaults.
+	Toolsets []Toolset `json:"toolsets"`
+	// Tools are the effective tools, in catalog order.
+	Tools []*Tool `json:"-"`
+	// Added and Excluded are the names TMX_TOOLS added and
+	// TMX_EXCLUDE_TOOLS removed.
+	Added    []string `json:"added_tools"`
+	Excluded []string `json:"excluded_tools"`
+	// TeardownByDefault says whether teardown was on by default: only when
+	// tmx-mcp will create the dedicated server itself.
+	TeardownByDefault bool `json:"teardown_by_default"`
+	// Reason explains how the toolsets were chosen.
+	Reason string `json:"reason"`
+}
+
+// Has reports whether the surface includes the tool.
+func (s *Surface) Has(name string) bool {
+	for _, t := range s.Tools {
+		if t.Name == name {
+			return true
+		}
+	}
+	return false
+}
+
+// Names returns the names of the surface's tools in catalog order.
+func (s *Surface) Names() []string {
+	out := make([]string, len(s.Tools))
+	for i, t := range s.Tools {
+		out[i] = t.Name
+	}
+	return out
+}
+
+// Select computes the surface from the environment, in this order:
+// TMX_TOOLSETS (a comma list; when unset: inspect, manage, execute, plus
+// teardown when teardownByDefault), then TMX_TOOLS adds tools by name, then
+// TMX_EXCLUDE_TOOLS removes tools by name, winning over every inclusion,
+// also inside an aggregate tool's nested authority. A set but empty
+// TMX_TOOLSETS selects no toolset. An unknown toolset or tool name is an
+// error naming the valid ones (code usage).
+func Select(lookup func(string) (string, bool), teardownByDefault bool) (*Surface, error) {
+	s := &Surface{Added: []string{}, Excluded: []string{}}
+	sets := map[Toolset]bool{}
+	if v, ok := lookup("TMX_TOOLSETS"); ok {
+		s.Reason = "TMX_TOOLSETS"
+		for _, name := range splitList(v) {
+			if name == "all" {
+				for _, t := range Toolsets {
+					sets[t] = true
+				}
+				continue
+			}
+			if !validToolset(name) {
+				return nil, tmxerr.Errorf(tmxerr.Usage, "TMX_TOOLSETS names unknown toolset %q", name).
+					WithHint("toolsets are %s (or all)", joinToolsets())
+			}
+			sets[Toolset(name)] = true
+		}
+	} else {
+		sets[Inspect], sets[Manage], sets[Execute] = true, true, true
+		s.Reason = "default: inspect, manage, execute"
+		if teardownByDefault {
+			sets[Teardown] = true
+			s.TeardownByDefault = true
+			s.Reason += ", and teardown because tmx-mcp will start the dedicated server itself"
+		} else {
+			s.Reason += "; teardown needs TMX_TOOLSETS or TMX_TOOLS because the server exists already or the socket was chosen explicitly"
+		}
+	}
+	for _, t := range Toolsets {
+		if sets[t] {
+			s.Toolsets = append(s.Toolsets, t)
+		}
+	}
+	names, err := toolNames(lookup, "TMX_TOOLS")
+	if err != nil {
+		return nil, err
+	}
+	excluded, err := toolNames(lookup, "TMX_EXCLUDE_TOOLS")
+	if err != nil {
+		return nil, err
+	}
+	add := map[string]bool{}
+	for _, n := range names {
+		add[n] = true
+	}
+	drop := map[string]bool{}
+	for _, n := range excluded {
+		drop[n] = true
+	}
+	s.Added, s.Excluded = names, excluded
+	for i := range tools {
+		t := &tools[i]
+		if drop[t.Name] || !(sets[t.Toolset] || add[t.Name]) {
+			continue
+		}
+		if len(t.Nested) > 0 {
+			t = t.pruned(drop)
+		}
+		s.Tools = append(s.Tools, t)
+	}
+	return s, nil
+}
+
+// pruned returns a copy of an aggregate tool without the excluded nested
+// tools.
+func (t *Tool) pruned(drop map[string]bool) *Tool {
+	c := *t
+	c.Nested = nil
+	for _, n := range t.Nested {
+		if !drop[n] {
+			c.Nested = append(c.Nested, n)
+		}
+	}
+	return &c
+}
+
+func toolNames(lookup func(string) (string, bool), env string) ([]string, error) {
+	v, _ := lookup(env)
+	out := []string{}
+	for _, name := range splitList(v) {
+		if _, ok := Lookup(name); !ok {
+			return nil, tmxerr.Errorf(tmxerr.Usage, "%s names unknown tool %q", env, name).
+				WithHint("tools are: %s", strings.Join(Names(), ", "))
+		}
+		out = append(out, name)
+	}
+	sort.Strings(out)
+	return out, nil
+}
+
+func splitList(v string) []string {
+	var out []string
+	for _, f := range strings.Split(v, ",") {
+		if f = strings.TrimSpace(f); f != "" {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+func validToolset(name string) bool {
+	for _, t := range Toolsets {
+		if string(t) == name {
+			return true
+		}
+	}
+	return false
+}
+
+func joinToolsets() string {
+	var n []string
+	for _, t := range Toolsets {
+		n = append(n, string(t))
+	}
+	return strings.Join(n, ", ")
+}
+
+// String describes the surface in one line.
+func (s *Surface) String() string {
+	return fmt.Sprintf("%d tools from toolsets %v", len(s.Tools), s.Toolsets)
+}

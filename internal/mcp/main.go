@@ -1,0 +1,250 @@
+package mcp
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+
+	"github.com/tmx-sh/tmx/client"
+	"github.com/tmx-sh/tmx/docs"
+	"github.com/tmx-sh/tmx/internal/catalog"
+	"github.com/tmx-sh/tmx/internal/result"
+	"github.com/tmx-sh/tmx/tmxerr"
+)
+
+const usage = `tmx-mcp: the MCP server for tmx, on stdio.
+
+Usage:
+  tmx-mcp [-L NAME | -S PATH]    serve MCP on stdin/stdout (what an MCP host runs)
+  tmx-mcp --schema               print the tools/list array and exit
+  tmx-mcp --skill                print the operating guide for models and exit
+  tmx-mcp --help | --version
+
+Each tool call runs "tmx ... --json" as a child process (argv, never a
+shell) on one tmux socket chosen at startup: -L/-S, else TMX_SOCKET_NAME or
+TMX_SOCKET_PATH, else tmx's own server (tmux -L tmx). --schema, --skill,
+--help and --version run no tmux command.
+
+Environment:
+  TMX_TOOLSETS        toolsets to serve: inspect, manage, execute, teardown, all
+                      (default inspect,manage,execute; plus teardown when tmx-mcp
+                      will start tmx's own server itself)
+  TMX_TOOLS           tools to add by name
+  TMX_EXCLUDE_TOOLS   tools to remove by name (wins over everything)
+  TMX_AUDIT           a file to append the audit trail to (default stderr)
+  TMX_MAX_LINES, TMX_MAX_BYTES, TMX_WAIT_MAX_SECONDS   output budgets and wait ceiling
+  TMX_MCP_CLI         the tmx binary (default: beside tmx-mcp, else on PATH)
+
+Register with Claude Code:  claude mcp add tmx -- tmx mcp
+Toolsets choose what is offered; they are not a sandbox: execute tools run
+commands with your authority.
+`
+
+// Main runs tmx-mcp with args (without the program name) and returns the
+// exit status.
+func Main(ctx context.Context, args, environ []string, stdin io.Reader, stdout, stderr io.Writer, version string) int {
+	fs := flag.NewFlagSet("tmx-mcp", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	var (
+		help, showVersion, skill, schema bool
+		socketName, socketPath           string
+	)
+	fs.BoolVar(&help, "help", false, "")
+	fs.BoolVar(&help, "h", false, "")
+	fs.BoolVar(&showVersion, "version", false, "")
+	fs.BoolVar(&skill, "skill", false, "")
+	fs.BoolVar(&schema, "schema", false, "")
+	fs.StringVar(&socketName, "socket-name", "", "")
+	fs.StringVar(&socketName, "L", "", "")
+	fs.StringVar(&socketPath, "socket-path", "", "")
+	fs.StringVar(&socketPath, "S", "", "")
+	fail := func(code int, err error) int {
+		te := tmxerr.As(err)
+		fmt.Fprintf(stderr, "tmx-mcp: error: %s\n", te.Message)
+		if te.Hint != "" {
+			fmt.Fprintf(stderr, "tmx-mcp: hint: %s\n", te.Hint)
+		}
+		return code
+	}
+	if err := fs.Parse(args); err != nil {
+		return fail(tmxerr.ExitUsage, tmxerr.Errorf(tmxerr.Usage, "%v", err).WithHint("see: tmx-mcp --help"))
+	}
+	if fs.NArg() > 0 {
+		return fail(tmxerr.ExitUsage, tmxerr.Errorf(tmxerr.Usage, "unexpected argument %q", fs.Arg(0)).WithHint("see: tmx-mcp --help"))
+	}
+	switch {
+	case help:
+		fmt.Fprint(stdout, usage)
+		return 0
+	case showVersion:
+		fmt.Fprintf(stdout, "tmx-mcp %s\n", version)
+		return 0
+	case skill:
+		fmt.Fprint(stdout, docs.Skill)
+		return 0
+	}
+
+	st, err := Startup(StartupOptions{SocketName: socketName, SocketPath: socketPath, Environ: environ, Warn: stderr, Version: version})
+	if err != nil {
+		return fail(tmxerr.ExitStatus(err), err)
+	}
+	if schema {
+		list, err := ToolsList(st.Config.Surface)
+		if err != nil {
+			return fail(1, err)
+		}
+		b, _ := catalog.MarshalIndent(list)
+		stdout.Write(b)
+		return 0
+	}
+	if st.Config.CLI == "" {
+		return fail(1, st.CLIError)
+	}
+	audit, closeAudit, err := openAudit(st.getenv("TMX_AUDIT"), stderr)
+	if err != nil {
+		return fail(1, err)
+	}
+	defer closeAudit()
+	st.Config.Audit = audit
+	st.Config.Log = stderr
+	srv, err := NewServer(st.Config)
+	if err != nil {
+		return fail(1, err)
+	}
+	srv.Serve(ctx, stdin, stdout)
+	return 0
+}
+
+// StartupOptions are the inputs of [Startup].
+type StartupOptions struct {
+	SocketName, SocketPath string
+	Environ                []string
+	Warn                   io.Writer
+	Version                string
+}
+
+// Started is what startup decided.
+type Started struct {
+	Config   Config
+	CLIError error
+	getenv   func(string) string
+}
+
+// Startup makes every decision that is frozen for the process: the socket,
+// whether a server already runs on it (by connecting to the socket, without
+// sending a tmux command), the tool surface, the limits, the tmx binary,
+// and the tmux://capabilities document.
+func Startup(o StartupOptions) (*Started, error) {
+	environ := o.Environ
+	if environ == nil {
+		environ = os.Environ()
+	}
+	m := map[string]string{}
+	for _, kv := range environ {
+		if k, v, ok := strings.Cut(kv, "="); ok {
+			m[k] = v
+		}
+	}
+	getenv := func(k string) string { return m[k] }
+	lookup := func(k string) (string, bool) { v, ok := m[k]; return v, ok }
+
+	sock, err := client.SelectSocket(client.Options{SocketName: o.SocketName, SocketPath: o.SocketPath, Environ: environ})
+	if err != nil {
+		return nil, err
+	}
+	live := sock.Live(getenv)
+	surface, err := catalog.Select(lookup, sock.Source == "default" && !live)
+	if err != nil {
+		return nil, err
+	}
+	limits := client.LimitsFromEnv(getenv, o.Warn)
+
+	cfg := Config{Surface: surface, Limits: limits, Version: o.Version, Env: environ, GlobalArgs: sock.Args()}
+	cli, cliErr := findCLI(getenv)
+	cfg.CLI = cli
+
+	provenance := "unknown"
+	if !live {
+		provenance = "tmx-minimal"
+		if p := getenv("TMX_TMUX_CONFIG"); p != "" {
+			provenance = "tmx-config"
+		}
+	}
+	rows := []catalog.Capability{}
+	for _, t := range surface.Tools {
+		rows = append(rows, t.Capability())
+	}
+	doc := capabilitiesDoc{
+		Server: implementation{Name: "tmx-mcp", Title: "tmx", Version: o.Version},
+		Socket: sock, SocketPath: sock.PathIn(getenv), ServerRunningAtStart: live,
+		ConfigProvenance: provenance, Selection: surface, Tools: surface.Names(),
+		Limits: result.LimitsOf(limits), PollingFallback: getenv("TMX_ALLOW_POLLING_FALLBACK") == "1",
+		Rows: rows, Boundaries: boundaries,
+	}
+	if cfg.Capabilities, err = result.Marshal(doc); err != nil {
+		return nil, err
+	}
+	return &Started{Config: cfg, CLIError: cliErr, getenv: getenv}, nil
+}
+
+// boundaries state what the surface does not bound (ADR CM-7).
+var boundaries = []string{
+	"The socket limits which tmux objects tools can name; it is not a sandbox: pane commands run with the user's authority.",
+	"Toolsets choose which tools are offered and callable; they are not authorization, and an execute tool can type what a hidden tool would have done.",
+	"MCP annotations are consent hints, set to the conservative values because tmux aliases and hooks can turn any call into anything.",
+	"The self-kill guard protects only direct kill, respawn and input tools, not equivalent commands typed into a pane.",
+	"Audit redaction applies to the audit record only; history suppression is best effort.",
+}
+
+type capabilitiesDoc struct {
+	Server               implementation       `json:"server"`
+	Socket               client.Socket        `json:"socket"`
+	SocketPath           string               `json:"socket_path"`
+	ServerRunningAtStart bool                 `json:"server_running_at_start"`
+	ConfigProvenance     string               `json:"config_provenance"`
+	Selection            *catalog.Surface     `json:"selection"`
+	Tools                []string             `json:"tools"`
+	Limits               result.Limits        `json:"limits"`
+	PollingFallback      bool                 `json:"polling_fallback"`
+	Rows                 []catalog.Capability `json:"rows"`
+	Boundaries           []string             `json:"boundaries"`
+}
+
+// findCLI finds the tmx binary: TMX_MCP_CLI, else beside tmx-mcp, else on
+// PATH.
+func findCLI(getenv func(string) string) (string, error) {
+	if p := getenv("TMX_MCP_CLI"); p != "" {
+		if !filepath.IsAbs(p) {
+			return "", tmxerr.Errorf(tmxerr.Usage, "TMX_MCP_CLI=%q is not an absolute path", p)
+		}
+		return p, nil
+	}
+	if exe, err := os.Executable(); err == nil {
+		p := filepath.Join(filepath.Dir(exe), "tmx")
+		if st, err := os.Stat(p); err == nil && st.Mode().IsRegular() && st.Mode()&0o111 != 0 {
+			return p, nil
+		}
+	}
+	p, err := exec.LookPath("tmx")
+	if err != nil {
+		return "", tmxerr.New(tmxerr.CLIFailed, "the tmx binary was found neither beside tmx-mcp nor on PATH",
+			"install both with ./install.sh, or set TMX_MCP_CLI to tmx's absolute path")
+	}
+	return filepath.Abs(p)
+}
+
+func openAudit(path string, stderr io.Writer) (io.Writer, func(), error) {
+	if path == "" {
+		return stderr, func() {}, nil
+	}
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o600)
+	if err != nil {
+		return nil, nil, tmxerr.Wrap(tmxerr.Usage, err, "TMX_AUDIT: %v", err)
+	}
+	return f, func() { f.Close() }, nil
+}

@@ -1,0 +1,57 @@
+package mcp
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"math"
+	"time"
+
+	"github.com/sourcegraph/jsonrpc2"
+
+	"github.com/tmx-sh/tmx/internal/catalog"
+)
+
+// progressEvery is how often a waiting call reports progress.
+const progressEvery = time.Second
+
+// progress sends notifications/progress about once a second while a run or
+// a wait is in flight, for a request that carried _meta.progressToken
+// (MCP 2024-11-05 progress; message since 2025-03-26). progress is the
+// elapsed seconds, total the effective timeout; both only grow. It returns
+// a function that stops it; no notification follows that call.
+func (s *Server) progress(ctx context.Context, conn *jsonrpc2.Conn, token json.RawMessage, tool *catalog.Tool, a catalog.Args) func() {
+	t := 0.0
+	if v := a.Number("timeout_seconds"); v != "" {
+		fmt.Sscan(v, &t)
+	}
+	total := s.cfg.Limits.Timeout(t).Seconds()
+	stop := make(chan struct{})
+	done := make(chan struct{})
+	began := time.Now()
+	go func() {
+		defer close(done)
+		tick := time.NewTicker(progressEvery)
+		defer tick.Stop()
+		last := 0.0
+		for {
+			select {
+			case <-stop:
+				return
+			case <-ctx.Done():
+				return
+			case <-tick.C:
+				elapsed := math.Round(time.Since(began).Seconds()*10) / 10
+				if elapsed <= last {
+					continue
+				}
+				last = elapsed
+				conn.Notify(ctx, "notifications/progress", progressParams{
+					ProgressToken: token, Progress: elapsed, Total: total,
+					Message: fmt.Sprintf("%s: waiting, %.0fs of at most %.0fs", tool.Name, elapsed, total),
+				})
+			}
+		}
+	}()
+	return func() { close(stop); <-done }
+}
