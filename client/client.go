@@ -13,7 +13,6 @@ import (
 	"regexp"
 	"strings"
 	"sync"
-	"syscall"
 	"time"
 
 	"github.com/tmx-sh/tmx/tmxerr"
@@ -296,20 +295,11 @@ func (c *Client) Command(ctx context.Context, args ...string) *exec.Cmd {
 	full := append(append([]string{"-u"}, c.socket.Args()...), args...)
 	cmd := exec.CommandContext(ctx, c.tmux, full...)
 	cmd.Env = c.env
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	cmd.Cancel = func() error { return killGroup(cmd) }
+	// tmux clients stay in tmx's process group, so whoever kills that group
+	// (tmx-mcp cancelling a call) kills them too; a server tmux starts
+	// daemonizes into a session of its own and is not affected.
 	cmd.WaitDelay = 2 * time.Second
 	return cmd
-}
-
-func killGroup(cmd *exec.Cmd) error {
-	if cmd.Process == nil {
-		return nil
-	}
-	if err := syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL); err != nil {
-		return cmd.Process.Kill()
-	}
-	return nil
 }
 
 // Arg makes one caller-supplied value safe as a tmux argv element. tmux

@@ -27,7 +27,7 @@ func commands(env *Env) []*cli.Command {
 		lsCmd(env), infoCmd(env), showCmd(env), captureCmd(env),
 		newCmd(env), newWindowCmd(env), splitCmd(env), runCmd(env), sendCmd(env), typeCmd(env), pasteCmd(env),
 		killCmd(env),
-		statusCmd(env), versionCmd(env), helpCmd(env),
+		statusCmd(env), capabilitiesCmd(env), mcpCmd(env), versionCmd(env), helpCmd(env),
 	}
 }
 

@@ -1,0 +1,135 @@
+package cli
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/tmx-sh/tmx/internal/catalog"
+	"github.com/tmx-sh/tmx/internal/mcp"
+	"github.com/tmx-sh/tmx/tmxerr"
+)
+
+func mcpCmd(env *Env) *cli.Command {
+	return &cli.Command{
+		Name:      "mcp",
+		Usage:     "run the MCP server (tmx-mcp) on stdio",
+		UsageText: "mcp [tmx-mcp flags]",
+		Description: "Replaces itself with tmx-mcp, found beside tmx or else on PATH, keeping stdin, stdout,\n" +
+			"signals and the exit status. The global -L/-S flags pass on to it. Register it with an MCP\n" +
+			"host, e.g.:  claude mcp add tmx -- tmx mcp\n\n" +
+			"Examples:\n   tmx mcp\n   tmx mcp --schema\n   tmx -L work mcp",
+		Category:        catOther,
+		SkipFlagParsing: true,
+		Action: func(c *cli.Context) error {
+			path, err := findCompanion(env)
+			if err != nil {
+				return err
+			}
+			argv := []string{path}
+			if v := globalString(c, "socket-name"); v != "" {
+				argv = append(argv, "--socket-name", v)
+			}
+			if v := globalString(c, "socket-path"); v != "" {
+				argv = append(argv, "--socket-path", v)
+			}
+			// SkipFlagParsing keeps the payload separator; give it back its
+			// plain form.
+			for _, a := range c.Args().Slice() {
+				if a == payloadSep {
+					a = "--"
+				}
+				argv = append(argv, a)
+			}
+			err = syscall.Exec(path, argv, env.Environ)
+			return tmxerr.Wrap(tmxerr.LauncherExecFailed, err, "cannot execute %s: %v", path, err).
+				WithHint("check that it is a tmx-mcp binary for this machine; reinstall with ./install.sh")
+		},
+	}
+}
+
+// findCompanion finds tmx-mcp beside the running tmx, else on PATH.
+func findCompanion(env *Env) (string, error) {
+	if exe, err := os.Executable(); err == nil {
+		p := filepath.Join(filepath.Dir(exe), "tmx-mcp")
+		if st, err := os.Stat(p); err == nil && !st.IsDir() {
+			return p, nil
+		}
+	}
+	pathEnv := ""
+	for _, kv := range env.Environ {
+		if v, ok := strings.CutPrefix(kv, "PATH="); ok {
+			pathEnv = v
+		}
+	}
+	for _, dir := range filepath.SplitList(pathEnv) {
+		p := filepath.Join(dir, "tmx-mcp")
+		if st, err := os.Stat(p); err == nil && !st.IsDir() && st.Mode()&0o111 != 0 {
+			return p, nil
+		}
+	}
+	return "", tmxerr.New(tmxerr.LauncherNotFound, "tmx-mcp was found neither beside tmx nor on PATH",
+		"install both binaries with ./install.sh, or put tmx-mcp on PATH")
+}
+
+func capabilitiesCmd(env *Env) *cli.Command {
+	return &cli.Command{
+		Name:      "capabilities",
+		Usage:     "show the MCP tools tmx-mcp would offer, and what each can do",
+		UsageText: "capabilities [--all]",
+		Description: "Prints the tool surface tmx-mcp would serve with this environment (TMX_TOOLSETS,\n" +
+			"TMX_TOOLS, TMX_EXCLUDE_TOOLS, the socket) and each tool's capability row: process reach, tmux\n" +
+			"effects, output classes, and the interpreter each input reaches. --json prints exactly the\n" +
+			"tmux://capabilities resource. --all lists every tool in the catalog.\n\n" +
+			"Examples:\n   tmx capabilities\n   TMX_TOOLSETS=inspect tmx capabilities --json",
+		Category: catOther,
+		Flags:    []cli.Flag{&cli.BoolFlag{Name: "all", Usage: "list every tool in the catalog, offered or not"}, jsonFlag()},
+		Action: action(env, func(x *call) error {
+			if err := exactArgs(x.Context, x.args, 0, "no arguments"); err != nil {
+				return err
+			}
+			st, err := mcp.Startup(mcp.StartupOptions{
+				SocketName: globalString(x.Context, "socket-name"), SocketPath: globalString(x.Context, "socket-path"),
+				Environ: env.Environ, Warn: env.Err, Version: Version,
+			})
+			if err != nil {
+				return err
+			}
+			if x.json {
+				_, err := x.env.Out.Write(st.Config.Capabilities)
+				return err
+			}
+			var doc struct {
+				Selection struct {
+					Reason string `json:"reason"`
+				} `json:"selection"`
+				Socket           json.RawMessage `json:"socket"`
+				ConfigProvenance string          `json:"config_provenance"`
+			}
+			json.Unmarshal(st.Config.Capabilities, &doc)
+			fmt.Fprintf(x.env.Out, "surface: %s (%s)\n\n", st.Config.Surface, doc.Selection.Reason)
+			t := &table{tty: x.env.StdoutTTY, header: []string{"TOOL", "TOOLSET", "OFFERED", "REACH", "EFFECTS", "OUTPUT"}}
+			for _, tool := range catalog.All() {
+				offered := st.Config.Surface.Has(tool.Name)
+				if !offered && !x.Bool("all") {
+					continue
+				}
+				var eff, out []string
+				for _, e := range tool.Effects {
+					eff = append(eff, string(e))
+				}
+				for _, o := range tool.OutputClasses {
+					out = append(out, string(o))
+				}
+				t.add(tool.Name, string(tool.Toolset), yesNo(offered), string(tool.Reach), strings.Join(eff, ","), strings.Join(out, ","))
+			}
+			t.write(x.env.Out)
+			return nil
+		}),
+	}
+}

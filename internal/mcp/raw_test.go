@@ -1,0 +1,303 @@
+package mcp_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/tmx-sh/tmx/internal/mcp"
+	"github.com/tmx-sh/tmx/internal/tmuxtest"
+)
+
+func code(t *testing.T, reply map[string]any) int64 {
+	t.Helper()
+	e, ok := reply["error"].(map[string]any)
+	if !ok {
+		t.Fatalf("reply has no error: %v", reply)
+	}
+	n, _ := e["code"].(json.Number).Int64()
+	return n
+}
+
+// What an SDK hides: framing, ids, lifecycle, protocol errors.
+func TestRawProtocol(t *testing.T) {
+	srv := tmuxtest.New(t)
+	p := startRaw(t, srv)
+
+	// server/discover is answered at once, even before initialize.
+	p.send(`{"jsonrpc":"2.0","id":1,"method":"server/discover"}`)
+	if r := p.recv(); code(t, r) != -32601 {
+		t.Errorf("server/discover: %v", r)
+	}
+	// Requests before initialize are refused; ping is not.
+	p.send(`{"jsonrpc":"2.0","id":2,"method":"tools/list"}`)
+	if r := p.recv(); code(t, r) != -32600 {
+		t.Errorf("tools/list before initialize: %v", r)
+	}
+	p.send(`{"jsonrpc":"2.0","id":3,"method":"ping"}`)
+	if r := p.recv(); r["result"] == nil {
+		t.Errorf("ping before initialize: %v", r)
+	}
+	p.initialize()
+
+	// A malformed line gets -32700 with id null, and the server keeps serving.
+	for _, line := range []string{`not json`, `{"jsonrpc":"2.0","id":4,"method":`} {
+		p.send(line)
+		r := p.recv()
+		if code(t, r) != -32700 || r["id"] != nil {
+			t.Errorf("%q: %v", line, r)
+		}
+	}
+	// id null, a batch, a non-string method: -32600.
+	for _, line := range []string{
+		`{"jsonrpc":"2.0","id":null,"method":"ping"}`,
+		`[{"jsonrpc":"2.0","id":5,"method":"ping"}]`,
+		`{"jsonrpc":"2.0","id":6,"method":7}`,
+		`{"id":7,"method":"ping"}`,
+	} {
+		p.send(line)
+		if r := p.recv(); code(t, r) != -32600 {
+			t.Errorf("%q: %v", line, r)
+		}
+	}
+	// Negative, huge and string ids come back exactly.
+	for _, id := range []string{`-1`, `0`, `18446744073709551616`, `"abc"`, `""`} {
+		p.send(`{"jsonrpc":"2.0","id":` + id + `,"method":"ping"}`)
+		r := p.recv()
+		if got := rawID(t, r); got != id || r["result"] == nil {
+			t.Errorf("id %s came back as %s: %v", id, got, r)
+		}
+	}
+	// Unknown methods: -32601; unknown notifications: ignored.
+	p.send(`{"jsonrpc":"2.0","id":8,"method":"prompts/list"}`)
+	if r := p.recv(); code(t, r) != -32601 {
+		t.Errorf("unknown method: %v", r)
+	}
+	p.send(`{"jsonrpc":"2.0","method":"notifications/whatever","params":{}}`)
+	p.expectSilence(300 * time.Millisecond)
+	// A second initialize is refused; a tools/list cursor is invalid.
+	p.send(`{"jsonrpc":"2.0","id":9,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"x","version":"0"}}}`)
+	if r := p.recv(); code(t, r) != -32600 {
+		t.Errorf("second initialize: %v", r)
+	}
+	p.send(`{"jsonrpc":"2.0","id":10,"method":"tools/list","params":{"cursor":"x"}}`)
+	if r := p.recv(); code(t, r) != -32602 {
+		t.Errorf("tools/list cursor: %v", r)
+	}
+	// Unknown tool: a protocol error naming it.
+	p.send(`{"jsonrpc":"2.0","id":11,"method":"tools/call","params":{"name":"nosuch","arguments":{}}}`)
+	if r := p.recv(); code(t, r) != -32602 || !strings.Contains(r["error"].(map[string]any)["message"].(string), "nosuch") {
+		t.Errorf("unknown tool: %v", r)
+	}
+	// Bad arguments: a tool error (isError), nothing run.
+	p.send(`{"jsonrpc":"2.0","id":12,"method":"tools/call","params":{"name":"capture_pane","arguments":{"target":"%0","bogus":1}}}`)
+	r := p.recv()
+	res, _ := r["result"].(map[string]any)
+	if res == nil || res["isError"] != true || !strings.Contains(textOf(res), "invalid_argument") {
+		t.Errorf("bad arguments: %v", r)
+	}
+	// Resources.
+	p.send(`{"jsonrpc":"2.0","id":13,"method":"resources/read","params":{"uri":"tmux://nosuch"}}`)
+	if r := p.recv(); code(t, r) != -32002 {
+		t.Errorf("unknown resource: %v", r)
+	}
+	p.send(`{"jsonrpc":"2.0","id":14,"method":"resources/read","params":{"uri":"tmux://capabilities"}}`)
+	r = p.recv()
+	contents := r["result"].(map[string]any)["contents"].([]any)
+	text := contents[0].(map[string]any)["text"].(string)
+	var caps map[string]any
+	if err := json.Unmarshal([]byte(text), &caps); err != nil || caps["socket"] == nil || len(caps["rows"].([]any)) == 0 || caps["config_provenance"] != "tmx-minimal" {
+		t.Errorf("capabilities resource: %s", text)
+	}
+	if strings.Contains(p.stderr.String(), "panic") {
+		t.Errorf("stderr: %s", p.stderr.String())
+	}
+}
+
+func textOf(res map[string]any) string {
+	var b strings.Builder
+	for _, c := range res["content"].([]any) {
+		b.WriteString(c.(map[string]any)["text"].(string))
+	}
+	return b.String()
+}
+
+func TestVersionNegotiation(t *testing.T) {
+	srv := tmuxtest.New(t)
+	for requested, want := range map[string]string{
+		"2025-11-25": "2025-11-25", "2025-06-18": "2025-06-18", "2025-03-26": "2025-03-26",
+		"2024-11-05": "2024-11-05", "2099-01-01": "2025-11-25", "2026-07-28": "2025-11-25",
+	} {
+		p := startRaw(t, srv)
+		p.send(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"` + requested + `","capabilities":{},"clientInfo":{"name":"x","version":"0"}}}`)
+		r := p.recv()["result"].(map[string]any)
+		if r["protocolVersion"] != want {
+			t.Errorf("asked %s, got %v", requested, r["protocolVersion"])
+		}
+		if n := len(r["instructions"].(string)); n == 0 || n >= 2000 {
+			t.Errorf("instructions are %d bytes", n)
+		}
+	}
+}
+
+// The surface is frozen: a hidden tool is neither listed nor callable.
+func TestHiddenToolIsNotCallable(t *testing.T) {
+	srv := tmuxtest.New(t)
+	p := startRaw(t, srv, "TMX_TOOLSETS=inspect,execute", "TMX_EXCLUDE_TOOLS=run_shell_command")
+	p.initialize()
+	p.send(`{"jsonrpc":"2.0","id":1,"method":"tools/list"}`)
+	list := p.recv()["result"].(map[string]any)["tools"].([]any)
+	for _, tool := range list {
+		if name := tool.(map[string]any)["name"]; name == "run_shell_command" || name == "kill_pane" {
+			t.Errorf("%s is listed", name)
+		}
+	}
+	for _, name := range []string{"run_shell_command", "kill_pane"} {
+		p.send(`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"` + name + `","arguments":{"command":"touch /tmp/never"}}}`)
+		if r := p.recv(); code(t, r) != -32602 {
+			t.Errorf("hidden %s: %v", name, r)
+		}
+	}
+}
+
+// Unknown toolset or tool names stop startup with the valid names.
+func TestStartupRejectsUnknownNames(t *testing.T) {
+	srv := tmuxtest.New(t)
+	for _, env := range []string{"TMX_TOOLSETS=inspect,readonly", "TMX_TOOLS=run_command", "TMX_EXCLUDE_TOOLS=kill"} {
+		cmd := serverCmd(srv, env)
+		var stdout, stderr bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &stdout, &stderr
+		err := cmd.Run()
+		ee, ok := err.(*exec.ExitError)
+		if !ok || ee.ExitCode() != 2 || stdout.Len() != 0 || !strings.Contains(stderr.String(), "inspect") && !strings.Contains(stderr.String(), "list_panes") {
+			t.Errorf("%s: %v stdout %q stderr %q", env, err, stdout.String(), stderr.String())
+		}
+	}
+}
+
+// stdin EOF ends the server promptly and reaps a call in flight.
+func TestEOFEndsServerAndReapsChildren(t *testing.T) {
+	srv := tmuxtest.New(t)
+	srv.NewPane("s", "bash", 80, 20)
+	p := startRaw(t, srv)
+	p.initialize()
+	p.send(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"run_shell_command","arguments":{"target":"s","command":"sleep 30","timeout_seconds":60}}}`)
+	waitForChild(t, srv.Name, true)
+	p.stdin.Close()
+	select {
+	case <-p.done:
+	case <-time.After(5 * time.Second):
+		t.Fatal("tmx-mcp did not exit after stdin closed")
+	}
+	waitForChild(t, srv.Name, false)
+}
+
+// waitForChild waits until a tmx child (or its tmux wait-for client) on the
+// socket exists (want) or is gone.
+func waitForChild(t *testing.T, socket string, want bool) {
+	t.Helper()
+	for i := 0; i < 100; i++ {
+		out, _ := exec.Command("pgrep", "-f", socket+" (run|wait-for)").Output()
+		if (len(bytes.TrimSpace(out)) > 0) == want {
+			return
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	out, _ := exec.Command("pgrep", "-af", socket).Output()
+	t.Fatalf("child processes present=%v, want %v:\n%s", !want, want, out)
+}
+
+// --schema prints exactly the tools/list array, and none of the standalone
+// modes run tmux (a bogus TMX_TMUX would fail them if they did).
+func TestStandaloneModes(t *testing.T) {
+	srv := tmuxtest.New(t)
+	run := func(args ...string) string {
+		cmd := serverCmd(srv, "TMX_TMUX=/nonexistent/tmux")
+		cmd.Args = append(cmd.Args, args...)
+		out, err := cmd.Output()
+		if err != nil {
+			t.Fatalf("tmx-mcp %v: %v", args, err)
+		}
+		return string(out)
+	}
+	schema := run("--schema")
+	p := startRaw(t, srv)
+	p.initialize()
+	p.send(`{"jsonrpc":"2.0","id":1,"method":"tools/list"}`)
+	listed, _ := json.Marshal(p.recv()["result"].(map[string]any)["tools"])
+	var a, b any
+	json.Unmarshal([]byte(schema), &a)
+	dec := json.NewDecoder(bytes.NewReader(listed))
+	dec.Decode(&b)
+	ab, _ := json.Marshal(a)
+	bb, _ := json.Marshal(b)
+	if !bytes.Equal(ab, bb) {
+		t.Errorf("--schema differs from tools/list")
+	}
+	skill := run("--skill")
+	for _, name := range mcpToolNames() {
+		if !strings.Contains(skill, "`"+name+"`") {
+			t.Errorf("--skill does not name %s", name)
+		}
+	}
+	for _, form := range []string{"`%7`", "`@3`", "`$1`", "`work`", "`=work`", "`work:2`", "`work:logs`", "`work:2.1`", "`.`"} {
+		if !strings.Contains(skill, form) {
+			t.Errorf("--skill does not show the selector form %s", form)
+		}
+	}
+	if h := run("--help"); !strings.Contains(h, "TMX_TOOLSETS") {
+		t.Errorf("--help: %s", h)
+	}
+	if v := run("--version"); v != "tmx-mcp test\n" {
+		t.Errorf("--version: %q", v)
+	}
+	if srv.Alive() {
+		t.Error("a standalone mode started a tmux server")
+	}
+}
+
+func mcpToolNames() []string {
+	st, _ := mcp.Startup(mcp.StartupOptions{Environ: []string{"TMX_TOOLSETS=all"}})
+	return st.Config.Surface.Names()
+}
+
+// The audit trail goes to TMX_AUDIT, one record per call, payloads digested.
+func TestAuditFile(t *testing.T) {
+	srv := tmuxtest.New(t)
+	srv.NewPane("s", "bash", 80, 20)
+	audit := filepath.Join(t.TempDir(), "audit.jsonl")
+	p := startRaw(t, srv, "TMX_AUDIT="+audit)
+	p.initialize()
+	p.send(`{"jsonrpc":"2.0","id":"a","method":"tools/call","params":{"name":"run_shell_command","arguments":{"target":"s","command":"echo AUDIT-SECRET-42"}}}`)
+	r := p.recv()
+	if !strings.Contains(textOf(r["result"].(map[string]any)), "AUDIT-SECRET-42") {
+		t.Fatalf("run: %v", r)
+	}
+	p.send(`{"jsonrpc":"2.0","id":-5,"method":"tools/call","params":{"name":"get_pane_info","arguments":{"target":"%99"}}}`)
+	p.recv()
+	b, _ := os.ReadFile(audit)
+	lines := strings.Split(strings.TrimSpace(string(b)), "\n")
+	if len(lines) != 2 || strings.Contains(string(b), "AUDIT-SECRET-42") {
+		t.Fatalf("audit file:\n%s", b)
+	}
+	var rec map[string]any
+	json.Unmarshal([]byte(lines[0]), &rec)
+	cmd, _ := rec["arguments"].(map[string]any)["command"].(map[string]any)
+	if rec["tool"] != "run_shell_command" || rec["outcome"] != "ok" || rec["request_id"] != "a" || cmd["len"] != float64(20) || len(cmd["sha256_prefix"].(string)) != 12 {
+		t.Errorf("record: %s", lines[0])
+	}
+	json.Unmarshal([]byte(lines[1]), &rec)
+	if rec["outcome"] != "error" || rec["error_code"] != "target_not_found" || rec["request_id"] != float64(-5) {
+		t.Errorf("record: %s", lines[1])
+	}
+	if strings.Contains(p.stderr.String(), "run_shell_command") {
+		t.Errorf("audit went to stderr too")
+	}
+	_ = context.Background
+}
