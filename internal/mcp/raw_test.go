@@ -301,3 +301,70 @@ func TestAuditFile(t *testing.T) {
 	}
 	_ = context.Background
 }
+
+// Arguments are checked again before anything runs: string, payload and
+// array caps (SPEC section 9).
+func TestArgumentCaps(t *testing.T) {
+	srv := tmuxtest.New(t)
+	p := startRaw(t, srv)
+	p.initialize()
+	big := strings.Repeat("x", 5000)
+	huge := strings.Repeat("y", 70000)
+	keys := `["Enter"` + strings.Repeat(`,"Enter"`, 64) + `]`
+	for i, args := range []string{
+		`{"target":"` + big + `"}`,
+		`{"target":"%0","command":"` + huge + `"}`,
+		`{"target":"%0","keys":` + keys + `}`,
+		`{"target":"%0","keys":[]}`,
+		`{"target":5}`,
+		`{"target":"%0","max_lines":-1}`,
+	} {
+		name := []string{"capture_pane", "run_shell_command", "send_keys", "send_keys", "capture_pane", "capture_pane"}[i]
+		p.send(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"` + name + `","arguments":` + args + `}}`)
+		r := p.recv()
+		res, _ := r["result"].(map[string]any)
+		if res == nil || res["isError"] != true || !strings.Contains(textOf(res), "invalid_argument") {
+			t.Errorf("%s %.60s: %v", name, args, r)
+		}
+	}
+	if srv.Alive() {
+		t.Error("a refused call reached tmux")
+	}
+}
+
+// teardown is on by default only when tmx-mcp will start the dedicated
+// server itself. TMUX_TMPDIR moves the default socket into a temporary
+// directory, so no real tmx server is touched.
+func TestTeardownDefault(t *testing.T) {
+	tmpdir := t.TempDir()
+	env := []string{"TMUX_TMPDIR=" + tmpdir, "PATH=" + os.Getenv("PATH")}
+	st, err := mcp.Startup(mcp.StartupOptions{Environ: env})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !st.Config.Surface.Has("kill_session") || !strings.Contains(string(st.Config.Capabilities), `"config_provenance":"tmx-minimal"`) {
+		t.Errorf("no server on the default socket: teardown should be on: %v", st.Config.Surface.Names())
+	}
+	start := exec.Command("tmux", "-L", "tmx", "-f", "/dev/null", "new-session", "-d")
+	start.Env = env
+	if out, err := start.CombinedOutput(); err != nil {
+		t.Fatalf("%v: %s", err, out)
+	}
+	defer func() {
+		stop := exec.Command("tmux", "-L", "tmx", "kill-server")
+		stop.Env = env
+		stop.Run()
+	}()
+	st, _ = mcp.Startup(mcp.StartupOptions{Environ: env})
+	if st.Config.Surface.Has("kill_session") || !strings.Contains(string(st.Config.Capabilities), `"config_provenance":"unknown"`) {
+		t.Errorf("a server already runs: teardown should be off and provenance unknown: %v", st.Config.Surface.Names())
+	}
+	st, _ = mcp.Startup(mcp.StartupOptions{Environ: append(env, "TMX_TOOLSETS=inspect,teardown")})
+	if !st.Config.Surface.Has("kill_session") || st.Config.Surface.Has("run_shell_command") {
+		t.Errorf("explicit toolsets: %v", st.Config.Surface.Names())
+	}
+	st, _ = mcp.Startup(mcp.StartupOptions{Environ: env, SocketName: "elsewhere"})
+	if st.Config.Surface.Has("kill_session") {
+		t.Errorf("an explicitly chosen socket: teardown should be off")
+	}
+}
