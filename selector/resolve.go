@@ -221,52 +221,41 @@ func (snap *Snapshot) activeSessionPane(f func(Pane) bool) (Pane, bool) {
 	return snap.activeIn(f)
 }
 
-func (snap *Snapshot) paneIDs() []string {
+// distinct returns label(p) for the first row of each key(p), in order.
+func (snap *Snapshot) distinct(keep func(Pane) bool, key, label func(Pane) string) []string {
 	seen := map[string]bool{}
 	var out []string
 	for _, p := range snap.Panes {
-		if !seen[p.PaneID] {
-			seen[p.PaneID] = true
-			out = append(out, p.PaneID)
+		if k := key(p); keep(p) && !seen[k] {
+			seen[k] = true
+			out = append(out, label(p))
 		}
 	}
 	return out
+}
+
+func all(Pane) bool { return true }
+
+func (snap *Snapshot) paneIDs() []string {
+	id := func(p Pane) string { return p.PaneID }
+	return snap.distinct(all, id, id)
 }
 
 func (snap *Snapshot) windowIDs() []string {
-	seen := map[string]bool{}
-	var out []string
-	for _, p := range snap.Panes {
-		if !seen[p.WindowID] {
-			seen[p.WindowID] = true
-			out = append(out, p.WindowID)
-		}
-	}
-	return out
+	id := func(p Pane) string { return p.WindowID }
+	return snap.distinct(all, id, id)
 }
 
 func (snap *Snapshot) sessions() []string {
-	seen := map[string]bool{}
-	var out []string
-	for _, p := range snap.Panes {
-		if !seen[p.SessionID] {
-			seen[p.SessionID] = true
-			out = append(out, fmt.Sprintf("%s (%s)", quoteName(p.SessionName), p.SessionID))
-		}
-	}
-	return out
+	return snap.distinct(all, func(p Pane) string { return p.SessionID },
+		func(p Pane) string { return fmt.Sprintf("%s (%s)", quoteName(p.SessionName), p.SessionID) })
 }
 
 func (snap *Snapshot) windowsOf(session string) []string {
-	seen := map[string]bool{}
-	var out []string
-	for _, p := range snap.Panes {
-		if p.SessionName == session && !seen[p.WindowID] {
-			seen[p.WindowID] = true
-			out = append(out, fmt.Sprintf("%d:%s (%s)", p.WindowIndex, quoteName(p.WindowName), p.WindowID))
-		}
-	}
-	return out
+	return snap.distinct(func(p Pane) bool { return p.SessionName == session }, func(p Pane) string { return p.WindowID },
+		func(p Pane) string {
+			return fmt.Sprintf("%d:%s (%s)", p.WindowIndex, quoteName(p.WindowName), p.WindowID)
+		})
 }
 
 // quoteName quotes a name only when it would be unclear bare.

@@ -130,10 +130,7 @@ func splitCmd(env *Env) *cli.Command {
 			jsonFlag(),
 		},
 		Action: action(env, func(x *call) error {
-			if err := exactArgs(x.Context, x.args, 1, "one TARGET"); err != nil {
-				return err
-			}
-			cl, snap, r, err := x.target(x.args[0])
+			cl, snap, r, err := x.onlyTarget()
 			if err != nil {
 				return err
 			}

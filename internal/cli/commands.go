@@ -78,6 +78,15 @@ func (x *call) snapshot() (*client.Client, *client.Snapshot, error) {
 
 func (x *call) ctx() context.Context { return x.Context.Context }
 
+// onlyTarget requires exactly one positional argument, a TARGET, and
+// resolves it (see target).
+func (x *call) onlyTarget() (*client.Client, *client.Snapshot, client.Resolved, error) {
+	if err := exactArgs(x.Context, x.args, 1, "one TARGET"); err != nil {
+		return nil, nil, client.Resolved{}, err
+	}
+	return x.target(x.args[0])
+}
+
 // target parses arg as a selector (a syntax error is reported before the
 // server is contacted), takes a snapshot and resolves the selector in it.
 func (x *call) target(arg string) (*client.Client, *client.Snapshot, client.Resolved, error) {
