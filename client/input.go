@@ -240,7 +240,7 @@ type paneState struct {
 func (c *Client) paneState(ctx context.Context, paneID string) (paneState, error) {
 	tok := newToken()
 	out, err := c.Exec(ctx, nil,
-		"display-message", "-p", "-t", paneID, buildFormat(tok, []string{"pane_id", "cursor_x", "cursor_y", "history_size"})+"\n",
+		"display-message", "-p", "-t", paneID, buildFormat(tok, []string{"pane_id", "cursor_x", "cursor_y", "history_size"}),
 		";", "capture-pane", "-p", "-t", paneID)
 	if err != nil {
 		return paneState{}, err

@@ -352,7 +352,7 @@ func (c *Client) startWaiter(ctx context.Context, channel string, p PaneInfo) <-
 	tok := newToken()
 	args := []string{
 		"wait-for", channel,
-		";", "display-message", "-p", "-t", p.PaneID, buildFormat(tok, []string{"pane_id", "history_size"}) + "\n",
+		";", "display-message", "-p", "-t", p.PaneID, buildFormat(tok, []string{"pane_id", "history_size"}),
 		";", "capture-pane", "-p", "-J", "-t", p.PaneID, "-S", strconv.Itoa(p.CursorY - p.PaneHeight),
 	}
 	go func() {

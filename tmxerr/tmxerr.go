@@ -56,6 +56,12 @@ const (
 	PaneDead             Code = "pane_dead"
 	PaneBusy             Code = "pane_busy"
 
+	// Cursors that cannot be used: omit the cursor and start afresh.
+	CursorInvalid     Code = "cursor_invalid"
+	CursorExpired     Code = "cursor_expired"
+	CursorOtherServer Code = "cursor_other_server"
+	CursorOtherPane   Code = "cursor_other_pane"
+
 	// Failures: the call could not be carried out.
 	TargetNotFound  Code = "target_not_found"
 	AmbiguousTarget Code = "ambiguous_target"
@@ -97,6 +103,11 @@ var table = map[Code]Info{
 	PaneInMode:           {PaneInMode, ExitUsage, "the pane is in a mode such as copy mode; tmx does not leave a person's mode for them"},
 	PaneDead:             {PaneDead, ExitUsage, "the pane's program has exited (remain-on-exit keeps it open)"},
 	PaneBusy:             {PaneBusy, ExitUsage, "the pane is not at a shell prompt, so tmx run will not type into it"},
+
+	CursorInvalid:     {CursorInvalid, ExitUsage, "a since cursor is malformed, changed or forged; omit it to start afresh"},
+	CursorExpired:     {CursorExpired, ExitUsage, "a since cursor was signed by another key (another tmx-mcp process, or a restart); omit it to start afresh"},
+	CursorOtherServer: {CursorOtherServer, ExitUsage, "a since cursor belongs to another tmux server or an earlier run of this one; omit it to start afresh"},
+	CursorOtherPane:   {CursorOtherPane, ExitUsage, "a since cursor belongs to another pane"},
 
 	TargetNotFound:  {TargetNotFound, ExitFailure, "no session, window or pane matches the target; the message lists what exists"},
 	AmbiguousTarget: {AmbiguousTarget, ExitFailure, "more than one window has that name; use its id (@N) or index"},

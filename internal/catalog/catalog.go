@@ -90,6 +90,14 @@ const (
 	SinkPaneInput Interpreter = "pane-input"
 	// SinkPaneShell: shell text run by the shell in a pane.
 	SinkPaneShell Interpreter = "pane-shell"
+	// SinkPattern: text or an RE2 regex matched by tmx against pane text;
+	// it never reaches tmux.
+	SinkPattern Interpreter = "tmx-pattern"
+	// SinkCursor: a since cursor, decoded and checked by tmx.
+	SinkCursor Interpreter = "tmx-cursor"
+	// SinkTmuxArgument: one tmux argument tmux does not expand (a
+	// wait-for channel name).
+	SinkTmuxArgument Interpreter = "tmux-argument"
 )
 
 // How values are made literal, per interpreter.
@@ -100,6 +108,9 @@ const (
 	litKeys     = "each checked against tmux key syntax; passed after -- with a trailing ; escaped"
 	litBuffer   = "sent on stdin into a private tmux buffer and pasted; tmux never parses it"
 	litShell    = "sent on stdin into a private tmux buffer and evaluated by the pane's shell in a subshell"
+	litPattern  = "matched by tmx (Go's RE2 for regexes, on bounded input); never given to tmux"
+	litCursor   = "decoded by tmx and its HMAC signature checked; never given to tmux"
+	litArgument = "checked against a narrow character set (letters, digits, _ . : @ + = -, not starting with -) and passed as one argument"
 )
 
 // Sink is where one input goes and how it is made literal on the way.
@@ -183,6 +194,12 @@ func literalization(i Interpreter, payload bool) string {
 		return litBuffer
 	case SinkPaneShell:
 		return litShell
+	case SinkPattern:
+		return litPattern
+	case SinkCursor:
+		return litCursor
+	case SinkTmuxArgument:
+		return litArgument
 	}
 	return ""
 }

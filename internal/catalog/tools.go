@@ -122,6 +122,137 @@ var tools = []Tool{
 		},
 	},
 
+	{
+		Name: "snapshot_pane", Title: "Snapshot pane", Toolset: Inspect,
+		Summary: "Returns a pane's metadata and its newest lines in one call: command, directory, size, cursor position, alternate_on (a full-screen program), pane_in_mode, with the text read in the same tmux invocation as the cursor. Budgeted like capture_pane.",
+		Params:  []Param{target(true, "The pane (a session or window: its active pane)"), pMaxLines, pMaxBytes},
+		Output:  result.Snapshot{},
+		Reach:   ReachNone, Effects: []Effect{Observe}, OutputClasses: []OutputClass{TmuxMetadata, TerminalContent},
+		MayExposeSecrets: true, MayReturnUntrustedContent: true,
+		Argv: func(a Args) ([]string, string, error) {
+			v := argv{"snapshot", "--json"}
+			v.num(a, "max_lines", "lines")
+			v.num(a, "max_bytes", "max-bytes")
+			v.target(a)
+			return v, "", nil
+		},
+	},
+	{
+		Name: "capture_since", Title: "Capture new lines since a cursor", Toolset: Inspect,
+		Summary: "Returns only the lines a pane finished since the cursor you pass back, and the next cursor: watching a log costs the new lines, not the screen again. Omit cursor the first time (from_now: true starts with no lines). continuous: false means the pane was cleared or its history ran over, and the lines start afresh. current holds the line the terminal cursor is on (a prompt), not yet finished. A refused cursor (another pane, another server, another tmx-mcp process) means: omit it and start again.",
+		Params: []Param{
+			target(true, "The pane to follow (a session or window: its active pane)"),
+			{Name: "cursor", Type: "string", Sink: SinkCursor, Description: "The cursor the previous call returned for this pane."},
+			{Name: "from_now", Type: "boolean", Sink: SinkBound, Description: "Without cursor: return no lines, only a cursor at the end of the pane."},
+			pMaxLines, pMaxBytes,
+		},
+		Output: result.Since{},
+		Reach:  ReachNone, Effects: []Effect{Observe}, OutputClasses: []OutputClass{TerminalContent},
+		MayExposeSecrets: true, MayReturnUntrustedContent: true,
+		Argv: func(a Args) ([]string, string, error) {
+			v := argv{"since", "--json"}
+			v.str(a, "cursor", "cursor")
+			v.boolean(a, "from_now", "from-now")
+			v.num(a, "max_lines", "lines")
+			v.num(a, "max_bytes", "max-bytes")
+			v.target(a)
+			return v, "", nil
+		},
+	},
+	{
+		Name: "search_panes", Title: "Search panes", Toolset: Inspect,
+		Summary: "Finds lines containing a text (or matching an RE2 regex) in the newest lines of every pane, or of one session's or window's panes, read in one tmux call. Bounded in panes, lines, matches and bytes; panes_skipped and matches_dropped say what was not read or returned.",
+		Params: []Param{
+			{Name: "pattern", Type: "string", Required: true, Sink: SinkPattern, Description: "Plain text to find (or an RE2 regex with regex: true)."},
+			target(false, "Only this session's or window's panes"),
+			{Name: "regex", Type: "boolean", Sink: SinkBound, Description: "pattern is an RE2 regex."},
+			{Name: "ignore_case", Type: "boolean", Sink: SinkBound, Description: "Match without regard to case."},
+			{Name: "max_panes", Type: "integer", Minimum: num(1), Maximum: num(256), Sink: SinkBound, Description: "Read at most this many panes (default 64)."},
+			{Name: "lines_per_pane", Type: "integer", Minimum: num(1), Sink: SinkBound, Description: "Read each pane's newest lines, this many (default and ceiling: TMX_MAX_LINES)."},
+			{Name: "max_matches", Type: "integer", Minimum: num(1), Maximum: num(1000), Sink: SinkBound, Description: "Return at most this many matches (default 100)."},
+			pMaxBytes,
+		},
+		Output: result.Search{},
+		Reach:  ReachNone, Effects: []Effect{Observe}, OutputClasses: []OutputClass{TerminalContent},
+		MayExposeSecrets: true, MayReturnUntrustedContent: true,
+		Argv: func(a Args) ([]string, string, error) {
+			v := argv{"search", "--json"}
+			v.boolean(a, "regex", "regex")
+			v.boolean(a, "ignore_case", "ignore-case")
+			v.num(a, "max_panes", "max-panes")
+			v.num(a, "lines_per_pane", "lines")
+			v.num(a, "max_matches", "max-matches")
+			v.num(a, "max_bytes", "max-bytes")
+			v = append(v, "--", a.String("pattern"))
+			if a.Has("target") {
+				v = append(v, a.String("target"))
+			}
+			return v, "", nil
+		},
+	},
+	{
+		Name: "wait_for_text", Title: "Wait for text", Toolset: Inspect,
+		Summary: "Waits until a pane shows a text (or a match of an RE2 regex), woken by tmux when the pane prints rather than by polling, for output you did not start yourself (a server coming up, a prompt). Outcomes: matched, present_at_entry (already on screen at the start; new_only waits for a new occurrence instead), stopped (a stop text came first), timed_out, pane_died, server_gone. lines holds what the pane printed meanwhile and cursor continues with capture_since. To wait for your own command, use run_shell_command.",
+		Params: []Param{
+			target(true, "The pane to watch (a session or window: its active pane)"),
+			{Name: "text", Type: "string", Payload: true, Sink: SinkPattern, Description: "Plain text to wait for. Give text or regex."},
+			{Name: "regex", Type: "string", Sink: SinkPattern, Description: "An RE2 regex to wait for, instead of text."},
+			{Name: "stop", Type: "array", Sink: SinkPattern, Description: "Plain texts that end the wait early (outcome stopped), e.g. [\"error\"]."},
+			{Name: "new_only", Type: "boolean", Sink: SinkBound, Description: "Ignore matches already on screen; wait for new output."},
+			pTimeout, pMaxLines, pMaxBytes,
+		},
+		Output: result.Wait{},
+		Reach:  ReachNone, Effects: []Effect{Observe}, OutputClasses: []OutputClass{TerminalContent},
+		MayExposeSecrets: true, MayReturnUntrustedContent: true, Waits: true,
+		Argv: func(a Args) ([]string, string, error) {
+			v := argv{"wait", "--json"}
+			stdin := ""
+			if a.Has("text") {
+				v = append(v, "--stdin")
+				stdin = a.String("text")
+			}
+			v.str(a, "regex", "regex")
+			for _, s := range a.Strings("stop") {
+				v = append(v, "--stop="+s)
+			}
+			v.boolean(a, "new_only", "new-only")
+			v.num(a, "timeout_seconds", "timeout")
+			v.num(a, "max_lines", "lines")
+			v.num(a, "max_bytes", "max-bytes")
+			v.target(a)
+			return v, stdin, nil
+		},
+	},
+
+	// Manage.
+	{
+		Name: "wait_for_channel", Title: "Wait for a channel", Toolset: Manage,
+		Summary: "Blocks until a tmux wait-for channel is signalled: the one wait that infers nothing. Append \"; tmux wait-for -S NAME\" to a command you send, then wait on NAME. A signal sent while nobody waited ends the next wait at once. Outcomes: signalled, timed_out, server_gone (tmux wakes waiters when its server exits; tmx checks).",
+		Params: []Param{
+			{Name: "channel", Type: "string", Required: true, Sink: SinkTmuxArgument, Description: "The channel name: letters, digits and _ . : @ + = -."},
+			pTimeout,
+		},
+		Output: result.Channel{},
+		Reach:  ReachNone, Effects: []Effect{Observe}, OutputClasses: []OutputClass{TmuxMetadata}, Waits: true,
+		Argv: func(a Args) ([]string, string, error) {
+			v := argv{"wait-for", "--json"}
+			v.num(a, "timeout_seconds", "timeout")
+			return append(v, a.String("channel")), "", nil
+		},
+	},
+	{
+		Name: "signal_channel", Title: "Signal a channel", Toolset: Manage,
+		Summary: "Signals a tmux wait-for channel, waking everything waiting on it (tmux wait-for -S). With nobody waiting, tmux keeps one signal for the next waiter.",
+		Params: []Param{
+			{Name: "channel", Type: "string", Required: true, Sink: SinkTmuxArgument, Description: "The channel name: letters, digits and _ . : @ + = -."},
+		},
+		Output: result.Signal{},
+		Reach:  ReachNone, Effects: []Effect{Change}, OutputClasses: []OutputClass{TmuxMetadata},
+		Argv: func(a Args) ([]string, string, error) {
+			return []string{"signal-channel", "--json", a.String("channel")}, "", nil
+		},
+	},
+
 	// Execute.
 	{
 		Name: "create_session", Title: "Create session", Toolset: Execute,

@@ -24,7 +24,8 @@ const (
 
 func commands(env *Env) []*cli.Command {
 	return []*cli.Command{
-		lsCmd(env), infoCmd(env), showCmd(env), captureCmd(env),
+		lsCmd(env), infoCmd(env), showCmd(env), captureCmd(env), sinceCmd(env), snapshotCmd(env), searchCmd(env), waitCmd(env),
+		waitForCmd(env), signalChannelCmd(env),
 		newCmd(env), newWindowCmd(env), splitCmd(env), runCmd(env), sendCmd(env), typeCmd(env), pasteCmd(env),
 		killCmd(env),
 		statusCmd(env), capabilitiesCmd(env), mcpCmd(env), versionCmd(env), helpCmd(env),

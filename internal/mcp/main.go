@@ -164,7 +164,10 @@ func Startup(o StartupOptions) (*Started, error) {
 	}
 	limits := client.LimitsFromEnv(getenv, o.Warn)
 
-	cfg := Config{Surface: surface, Limits: limits, Version: o.Version, Env: environ, GlobalArgs: sock.Args()}
+	// A fresh cursor key per process: cursors of another tmx-mcp process,
+	// or of this one before a restart, are refused as expired.
+	env := append(append([]string{}, environ...), client.CursorKeyEnv+"="+client.NewCursorKey().String())
+	cfg := Config{Surface: surface, Limits: limits, Version: o.Version, Env: env, GlobalArgs: sock.Args()}
 	cli, cliErr := findCLI(getenv)
 	cfg.CLI = cli
 

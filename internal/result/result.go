@@ -208,3 +208,38 @@ func ErrorOf(err error) Error {
 	d.ExitCode = te.Code.Exit()
 	return d
 }
+
+// Since is tmx since (capture_since).
+type Since struct {
+	ServerRef
+	client.SinceResult
+}
+
+// Snapshot is tmx snapshot (snapshot_pane).
+type Snapshot struct {
+	ServerRef
+	client.PaneSnapshot
+}
+
+// Wait is tmx wait (wait_for_text).
+type Wait struct {
+	ServerRef
+	client.WaitResult
+}
+
+// Channel is tmx wait-for (wait_for_channel).
+type Channel struct {
+	client.ChannelResult
+}
+
+// Signal is tmx signal-channel (signal_channel).
+type Signal struct {
+	Channel   string `json:"channel"`
+	Signalled bool   `json:"signalled"`
+}
+
+// Search is tmx search (search_panes).
+type Search struct {
+	ServerRef
+	client.SearchResult
+}

@@ -62,12 +62,23 @@ func New(t testing.TB) *Server {
 		"ZDOTDIR="+zdot,
 		"HISTFILE=/dev/null",
 	)
-	t.Cleanup(func() {
-		cmd := exec.Command("tmux", "-L", s.Name, "kill-server")
-		cmd.Env = s.Env
-		cmd.Run()
-	})
+	t.Cleanup(s.KillServer)
 	return s
+}
+
+// KillServer kills the server, waits until it is gone, and removes its
+// socket file (tmux 3.3a leaves it behind when killed).
+func (s *Server) KillServer() {
+	path, _ := s.TryTmux("display-message", "-p", "#{socket_path}")
+	cmd := exec.Command("tmux", "-L", s.Name, "kill-server")
+	cmd.Env = s.Env
+	cmd.Run()
+	for i := 0; i < 200 && s.Alive(); i++ {
+		time.Sleep(10 * time.Millisecond)
+	}
+	if path != "" && strings.Contains(path, s.Name) {
+		os.Remove(path)
+	}
 }
 
 // Tmux runs raw tmux on the server and returns its trimmed stdout; a

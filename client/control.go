@@ -1,0 +1,122 @@
+package client
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"io"
+	"os/exec"
+	"strings"
+	"sync/atomic"
+	"time"
+)
+
+// control is a tmux control-mode client (CONTROL MODE in tmux(1)) attached
+// to one session for the length of one wait, as a change detector: tmux
+// tells it when a pane prints (%output) and when the layout changes, and
+// the wait then reads the rendered pane itself. It attaches with
+// ignore-size (it never resizes anything) and read-only (it can send no
+// input), and detaches by closing its stdin. attach-session -f needs tmux
+// 3.2 or newer.
+//
+// A control client is a real client: the session's session_attached count
+// includes it, and client-attached hooks run.
+type control struct {
+	cmd   *exec.Cmd
+	stdin io.WriteCloser
+	// wake gets a value (coalesced) when the watched pane printed;
+	// structure when panes or windows came or went; exited when the
+	// client ended (tmux sent %exit, or its server died).
+	wake      chan struct{}
+	structure chan struct{}
+	exited    chan struct{}
+	dropped   atomic.Int64
+}
+
+// attachControl attaches a control client to sessionID and watches paneID.
+// It returns once tmux has answered the attach, so output after that wakes
+// the client.
+func (c *Client) attachControl(ctx context.Context, sessionID, paneID string) (*control, error) {
+	cmd := c.Command(ctx, "-C", "attach-session", "-t", sessionID, "-f", "ignore-size,read-only")
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		return nil, err
+	}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		return nil, err
+	}
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		return nil, err
+	}
+	cc := &control{cmd: cmd, stdin: stdin, wake: make(chan struct{}, 1), structure: make(chan struct{}, 1), exited: make(chan struct{})}
+	ready := make(chan struct{})
+	go cc.read(bufio.NewReaderSize(stdout, 64<<10), paneID, ready)
+	select {
+	case <-ready:
+		return cc, nil
+	case <-cc.exited:
+		cc.close()
+		return nil, fmt.Errorf("control client exited at once: %s", strings.TrimSpace(stderr.String()))
+	case <-time.After(5 * time.Second):
+		cc.close()
+		return nil, fmt.Errorf("control client did not attach within 5s")
+	case <-ctx.Done():
+		cc.close()
+		return nil, ctx.Err()
+	}
+}
+
+func signal(ch chan struct{}) {
+	select {
+	case ch <- struct{}{}:
+	default:
+	}
+}
+
+// read parses notifications until the client ends. Output notifications
+// for other panes are read and dropped (turning them off with
+// refresh-client -A would make tmux stop reading those panes when no other
+// client wants them).
+func (cc *control) read(r *bufio.Reader, paneID string, ready chan struct{}) {
+	defer close(cc.exited)
+	isReady := false
+	out := "%output " + paneID + " "
+	ext := "%extended-output " + paneID + " "
+	for {
+		line, err := r.ReadString('\n')
+		switch {
+		case strings.HasPrefix(line, out), strings.HasPrefix(line, ext):
+			signal(cc.wake)
+		case strings.HasPrefix(line, "%layout-change"), strings.HasPrefix(line, "%window-close"),
+			strings.HasPrefix(line, "%unlinked-window-close"), strings.HasPrefix(line, "%sessions-changed"),
+			strings.HasPrefix(line, "%session-changed"), strings.HasPrefix(line, "%window-pane-changed"):
+			signal(cc.structure)
+		case strings.HasPrefix(line, "%pause"):
+			cc.dropped.Add(1)
+		}
+		if !isReady && (strings.HasPrefix(line, "%end") || strings.HasPrefix(line, "%session-changed")) {
+			isReady = true
+			close(ready)
+		}
+		if strings.HasPrefix(line, "%exit") || err != nil {
+			return
+		}
+	}
+}
+
+// close detaches (EOF on the client's stdin ends control mode) and reaps
+// the client; one that does not leave within a second is killed.
+func (cc *control) close() {
+	cc.stdin.Close()
+	done := make(chan struct{})
+	go func() { cc.cmd.Wait(); close(done) }()
+	select {
+	case <-done:
+	case <-time.After(time.Second):
+		cc.cmd.Process.Kill()
+		<-done
+	}
+}

@@ -1,0 +1,250 @@
+package client
+
+import (
+	"crypto/hmac"
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/base64"
+	"encoding/binary"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"hash/fnv"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/tmx-sh/tmx/tmxerr"
+)
+
+// Cursor marks how far a reader has read a pane (tmx since, capture_since).
+// It is opaque to callers: [Cursor.Encode] signs it with an HMAC key, and
+// [DecodeCursor] refuses one that was not signed with the same key.
+//
+// A cursor is bound to the socket, the server generation (pid and start
+// time), the pane and the pane's process. Its anchor is the last finished
+// logical lines the reader was given, by absolute row and by hash: if those
+// lines no longer hash the same, the pane was cleared or its history ran
+// over, and the next read says so (continuous: false) instead of stitching
+// two screens together.
+type Cursor struct {
+	SocketHash uint64 // FNV-64a of the server's socket path
+	ServerPID  int
+	StartTime  int64
+	PaneID     int // the number of %N
+	PanePID    int
+	// Anchor is the absolute row the anchor lines start on; with no
+	// anchor lines (nothing was finished), the row the terminal cursor was
+	// on, where new lines start.
+	Anchor int
+	// HistorySize is the pane's history size when the cursor was made, to
+	// estimate how far the pane may have scrolled since.
+	HistorySize int
+	// Hashes are FNV-64a hashes of the anchor lines, oldest first (at most
+	// anchorLines), trailing spaces removed.
+	Hashes []uint64
+}
+
+const (
+	cursorPrefix  = "c1."
+	anchorLines   = 3
+	macLen        = 16
+	keyIDLen      = 4
+	maxCursorText = 512
+)
+
+// CursorKey signs and checks cursors. Its ID tells a cursor signed by
+// another key (another tmx-mcp process) from a forged one.
+type CursorKey struct {
+	ID  [keyIDLen]byte
+	key []byte
+}
+
+// NewCursorKey makes a fresh random key; tmx-mcp makes one per process.
+func NewCursorKey() *CursorKey {
+	k := make([]byte, 32)
+	if _, err := rand.Read(k); err != nil {
+		panic(err)
+	}
+	return keyFrom(k)
+}
+
+func keyFrom(k []byte) *CursorKey {
+	sum := sha256.Sum256(k)
+	ck := &CursorKey{key: k}
+	copy(ck.ID[:], sum[:keyIDLen])
+	return ck
+}
+
+// String encodes the key for TMX_CURSOR_KEY (hex).
+func (k *CursorKey) String() string { return hex.EncodeToString(k.key) }
+
+// CursorKeyEnv is how tmx-mcp hands its key to its CLI children.
+const CursorKeyEnv = "TMX_CURSOR_KEY"
+
+// CursorKeyFrom returns the key in TMX_CURSOR_KEY, else the per-user key
+// file (created with mode 0600 in tmx's private directory).
+func CursorKeyFrom(getenv func(string) string) (*CursorKey, error) {
+	if v := getenv(CursorKeyEnv); v != "" {
+		k, err := hex.DecodeString(v)
+		if err != nil || len(k) < 16 {
+			return nil, tmxerr.Errorf(tmxerr.Usage, "%s is not a hex key of at least 16 bytes", CursorKeyEnv)
+		}
+		return keyFrom(k), nil
+	}
+	dir, err := privateDir(getenv)
+	if err != nil {
+		return nil, err
+	}
+	path := filepath.Join(dir, "cursor.key")
+	if b, err := os.ReadFile(path); err == nil && len(b) == 64 {
+		if k, err := hex.DecodeString(string(b)); err == nil {
+			return keyFrom(k), nil
+		}
+	}
+	k := NewCursorKey()
+	tmp, err := os.CreateTemp(dir, ".cursor-*.key")
+	if err != nil {
+		return nil, configErr(err, "cannot write the cursor key in %s: %v", dir, err)
+	}
+	tmp.WriteString(k.String())
+	tmp.Close()
+	// Link, not rename: when two processes race, the first key wins and
+	// both use it.
+	if err := os.Link(tmp.Name(), path); err != nil && !errors.Is(err, os.ErrExist) {
+		os.Remove(tmp.Name())
+		return nil, configErr(err, "cannot write the cursor key %s: %v", path, err)
+	}
+	os.Remove(tmp.Name())
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, configErr(err, "cannot read the cursor key %s: %v", path, err)
+	}
+	kb, err := hex.DecodeString(strings.TrimSpace(string(b)))
+	if err != nil {
+		return nil, tmxerr.Errorf(tmxerr.ConfigError, "the cursor key %s is damaged", path).WithHint("delete it; a new one is made")
+	}
+	return keyFrom(kb), nil
+}
+
+func lineHash(s string) uint64 {
+	h := fnv.New64a()
+	h.Write([]byte(strings.TrimRight(s, " ")))
+	return h.Sum64()
+}
+
+func socketHash(path string) uint64 { return lineHash(path) }
+
+// Encode returns the signed, opaque text of c.
+func (c *Cursor) Encode(k *CursorKey) string {
+	var b []byte
+	b = append(b, k.ID[:]...)
+	b = binary.AppendUvarint(b, c.SocketHash)
+	b = binary.AppendUvarint(b, uint64(c.ServerPID))
+	b = binary.AppendVarint(b, c.StartTime)
+	b = binary.AppendUvarint(b, uint64(c.PaneID))
+	b = binary.AppendUvarint(b, uint64(c.PanePID))
+	b = binary.AppendVarint(b, int64(c.Anchor))
+	b = binary.AppendUvarint(b, uint64(c.HistorySize))
+	b = binary.AppendUvarint(b, uint64(len(c.Hashes)))
+	for _, h := range c.Hashes {
+		b = binary.BigEndian.AppendUint64(b, h)
+	}
+	mac := hmac.New(sha256.New, k.key)
+	mac.Write(b)
+	b = append(b, mac.Sum(nil)[:macLen]...)
+	return cursorPrefix + base64.RawURLEncoding.EncodeToString(b)
+}
+
+// Errors of DecodeCursor, wrapped in coded errors that tell the caller to
+// start afresh.
+var (
+	errCursorForged = errors.New("cursor is not valid")
+	errCursorKey    = errors.New("cursor was signed by another key")
+)
+
+// DecodeCursor checks s's signature with k and decodes it. Errors:
+// cursor_invalid (malformed or forged) and cursor_expired (signed by
+// another key: another tmx-mcp process, or before a restart).
+func DecodeCursor(s string, k *CursorKey) (*Cursor, error) {
+	bad := func(cause error, code tmxerr.Code, msg string) error {
+		return &tmxerr.Error{Code: code, Message: msg, Err: cause,
+			Hint: "omit the cursor to start afresh; the answer gives a new one"}
+	}
+	if len(s) > maxCursorText || !strings.HasPrefix(s, cursorPrefix) {
+		return nil, bad(errCursorForged, tmxerr.CursorInvalid, "the cursor is not a tmx cursor")
+	}
+	b, err := base64.RawURLEncoding.DecodeString(s[len(cursorPrefix):])
+	if err != nil || len(b) < keyIDLen+macLen+8 {
+		return nil, bad(errCursorForged, tmxerr.CursorInvalid, "the cursor is damaged")
+	}
+	body, sum := b[:len(b)-macLen], b[len(b)-macLen:]
+	if !hmac.Equal(body[:keyIDLen], k.ID[:]) {
+		return nil, bad(errCursorKey, tmxerr.CursorExpired, "the cursor was made by another tmx-mcp process (or before a restart), so it has expired")
+	}
+	mac := hmac.New(sha256.New, k.key)
+	mac.Write(body)
+	if !hmac.Equal(sum, mac.Sum(nil)[:macLen]) {
+		return nil, bad(errCursorForged, tmxerr.CursorInvalid, "the cursor's signature does not match: it was changed or forged")
+	}
+	r := &cursorReader{b: body[keyIDLen:]}
+	c := &Cursor{
+		SocketHash: r.u(), ServerPID: int(r.u()), StartTime: r.i(), PaneID: int(r.u()), PanePID: int(r.u()),
+		Anchor: int(r.i()), HistorySize: int(r.u()),
+	}
+	n := r.u()
+	if n > anchorLines {
+		r.err = true
+	}
+	for i := uint64(0); i < n && !r.err; i++ {
+		if len(r.b) < 8 {
+			r.err = true
+			break
+		}
+		c.Hashes = append(c.Hashes, binary.BigEndian.Uint64(r.b))
+		r.b = r.b[8:]
+	}
+	if r.err || len(r.b) != 0 {
+		return nil, bad(errCursorForged, tmxerr.CursorInvalid, "the cursor is damaged")
+	}
+	return c, nil
+}
+
+type cursorReader struct {
+	b   []byte
+	err bool
+}
+
+func (r *cursorReader) u() uint64 {
+	v, n := binary.Uvarint(r.b)
+	if n <= 0 {
+		r.err = true
+		return 0
+	}
+	r.b = r.b[n:]
+	return v
+}
+
+func (r *cursorReader) i() int64 {
+	v, n := binary.Varint(r.b)
+	if n <= 0 {
+		r.err = true
+		return 0
+	}
+	r.b = r.b[n:]
+	return v
+}
+
+// Check refuses a cursor made for another server generation or pane.
+// Errors: cursor_other_server, cursor_other_pane.
+func (c *Cursor) Check(srv Server, paneID string) error {
+	if c.SocketHash != socketHash(srv.SocketPath) || c.ServerPID != srv.PID || c.StartTime != srv.StartTime {
+		return tmxerr.New(tmxerr.CursorOtherServer, "the cursor was made on another tmux server (or before this one restarted)",
+			"omit the cursor to start afresh; the answer gives a new one")
+	}
+	if fmt.Sprintf("%%%d", c.PaneID) != paneID {
+		return tmxerr.Errorf(tmxerr.CursorOtherPane, "the cursor belongs to pane %%%d, not %s", c.PaneID, paneID).
+			WithHint("pass each pane its own cursor, or omit it to start afresh")
+	}
+	return nil
+}

@@ -1,0 +1,354 @@
+package client
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"regexp"
+	"strings"
+	"time"
+
+	"github.com/tmx-sh/tmx/tmxerr"
+)
+
+// Wait outcomes (SPEC section 7).
+const (
+	OutcomeMatched        = "matched"
+	OutcomePresentAtEntry = "present_at_entry"
+	OutcomeStopped        = "stopped"
+	OutcomeTimedOut       = "timed_out"
+	OutcomePaneDied       = "pane_died"
+	OutcomeServerGone     = "server_gone"
+	OutcomeSignalled      = "signalled"
+)
+
+// WaitOptions configures [Client.WaitText].
+type WaitOptions struct {
+	// Text is a plain substring to wait for; Regex an RE2 pattern instead.
+	Text  string
+	Regex *regexp.Regexp
+	// Stop are plain substrings that end the wait early (outcome stopped).
+	Stop []string
+	// Timeout is the effective timeout, already clamped.
+	Timeout time.Duration
+	// NewOnly ignores text already on screen when the wait starts, and
+	// waits for new output that holds it.
+	NewOnly bool
+	// MaxLines and MaxBytes bound the lines returned.
+	MaxLines, MaxBytes int
+	// Key signs the cursor the result carries.
+	Key *CursorKey
+	// AllowPolling reads the pane every PollEvery instead of failing when
+	// no control-mode client can attach (TMX_ALLOW_POLLING_FALLBACK=1).
+	AllowPolling bool
+}
+
+// PollEvery is the polling fallback's interval.
+const PollEvery = 60 * time.Millisecond
+
+// maxMatchLine bounds the text of one line a pattern is matched against
+// (its newest bytes), so matching stays bounded whatever the pane holds.
+const maxMatchLine = 256 << 10
+
+// WaitResult is the outcome of a wait for text.
+type WaitResult struct {
+	PaneID    string `json:"pane_id"`
+	WindowID  string `json:"window_id"`
+	SessionID string `json:"session_id"`
+	Outcome   string `json:"outcome"`
+	// MatchedText is what matched (the text, the regex match, or the stop
+	// pattern); MatchedLine the whole line it is on.
+	MatchedText string `json:"matched_text"`
+	MatchedLine string `json:"matched_line"`
+	// Lines are the finished lines the pane printed during the wait, up to
+	// and including the match, newest kept within the budget.
+	Lines []string `json:"lines"`
+	// Cursor is a since cursor at the end of what the wait read, so a
+	// capture_since can go on from there.
+	Cursor                  string  `json:"cursor"`
+	EventsDropped           int64   `json:"events_dropped"`
+	PollingFallback         bool    `json:"polling_fallback"`
+	EffectiveTimeoutSeconds float64 `json:"effective_timeout_seconds"`
+	DurationMS              int64   `json:"duration_ms"`
+	Truncated               bool    `json:"truncated"`
+	DroppedLines            int     `json:"dropped_lines"`
+	DroppedBytes            int     `json:"dropped_bytes"`
+}
+
+type matcher struct {
+	text  string
+	re    *regexp.Regexp
+	stops []string
+}
+
+// find returns the first match of the pattern (stopped false) or of a stop
+// pattern (stopped true) in line; the pattern wins within one line.
+func (m *matcher) find(line string) (match string, stopped, ok bool) {
+	if len(line) > maxMatchLine {
+		line = line[len(line)-maxMatchLine:]
+	}
+	switch {
+	case m.re != nil:
+		if s := m.re.FindString(line); s != "" || m.re.MatchString(line) {
+			return s, false, true
+		}
+	case strings.Contains(line, m.text):
+		return m.text, false, true
+	}
+	for _, s := range m.stops {
+		if strings.Contains(line, s) {
+			return s, true, true
+		}
+	}
+	return "", false, false
+}
+
+// WaitText waits until pane p shows the text (or regex) of o, woken by a
+// control-mode client rather than by polling, and matching against the
+// rendered pane (logical lines, so wrapped text matches whole). Text
+// already on screen at the start is reported as present_at_entry unless
+// o.NewOnly. Errors are for failures before the wait starts; the outcomes
+// (including timed_out, pane_died and server_gone) are results.
+func (c *Client) WaitText(ctx context.Context, srv Server, p PaneInfo, o WaitOptions) (*WaitResult, error) {
+	began := time.Now()
+	if o.Text == "" && o.Regex == nil {
+		return nil, tmxerr.New(tmxerr.Usage, "nothing to wait for", "give --text or --regex")
+	}
+	m := &matcher{text: o.Text, re: o.Regex, stops: o.Stop}
+	res := &WaitResult{PaneID: p.PaneID, WindowID: p.WindowID, SessionID: p.SessionID, Lines: []string{},
+		EffectiveTimeoutSeconds: o.Timeout.Seconds()}
+	deadline, cancel := context.WithTimeout(ctx, o.Timeout)
+	defer cancel()
+
+	entry, err := c.look(ctx, p.PaneID, 0)
+	if err != nil {
+		return nil, err
+	}
+	if !o.NewOnly {
+		for _, ln := range entry.Lines {
+			if match, stopped, ok := m.find(ln.Text); ok {
+				res.Outcome, res.MatchedText, res.MatchedLine = OutcomePresentAtEntry, match, ln.Text
+				if stopped {
+					res.Outcome = OutcomeStopped
+				}
+				res.Cursor = cursorAfter(srv, entry, nil).Encode(o.Key)
+				res.DurationMS = time.Since(began).Milliseconds()
+				return res, nil
+			}
+		}
+	}
+	cur := cursorAfter(srv, entry, nil)
+	current := currentText(entry)
+
+	cc, cerr := c.attachControl(deadline, p.SessionID, p.PaneID)
+	if cerr != nil {
+		if deadline.Err() != nil {
+			return c.waitEnd(res, OutcomeTimedOut, cur, o, began), nil
+		}
+		if !o.AllowPolling {
+			return nil, tmxerr.Errorf(tmxerr.TmuxError, "cannot watch the pane: a tmux control-mode client did not attach (%v)", cerr).
+				WithHint("set TMX_ALLOW_POLLING_FALLBACK=1 to read the pane every %v instead", PollEvery)
+		}
+		res.PollingFallback = true
+	} else {
+		defer cc.close()
+	}
+
+	var seen []string
+	check := func() (done bool) {
+		l, newLines, found, err := c.lookSince(ctx, p.PaneID, cur)
+		if err != nil {
+			return false
+		}
+		_ = found // a cleared pane: its finished lines are all new to this wait
+		for _, ln := range newLines {
+			seen = append(seen, ln.Text)
+			if match, stopped, ok := m.find(ln.Text); ok {
+				res.Outcome, res.MatchedText, res.MatchedLine = outcome(stopped), match, ln.Text
+				cur = cursorAfter(srv, l, cur)
+				return true
+			}
+		}
+		cur = cursorAfter(srv, l, cur)
+		// The line at the cursor (a prompt that ends without a newline) is
+		// matched too, once it differs from what was there at the start.
+		if now := currentText(l); now != current {
+			current = now
+			for _, ln := range l.Current() {
+				if match, stopped, ok := m.find(ln.Text); ok {
+					res.Outcome, res.MatchedText, res.MatchedLine = outcome(stopped), match, ln.Text
+					return true
+				}
+			}
+		}
+		return false
+	}
+
+	// Anything printed between the entry read and the attach is checked
+	// first.
+	if check() {
+		return c.waitDone(res, seen, cur, o, began), nil
+	}
+	var poll <-chan time.Time
+	var wake, structure, exited <-chan struct{}
+	if res.PollingFallback {
+		t := time.NewTicker(PollEvery)
+		defer t.Stop()
+		poll = t.C
+	} else {
+		wake, structure, exited = cc.wake, cc.structure, cc.exited
+	}
+	for {
+		select {
+		case <-deadline.Done():
+			if ctx.Err() != nil {
+				return nil, ctx.Err()
+			}
+			return c.waitDone(res, seen, cur, o, began), nil
+		case <-wake:
+		case <-poll:
+		case <-structure:
+			if gone, exited := c.paneGone(ctx, p.PaneID); gone || exited {
+				res.Outcome = map[bool]string{true: OutcomeServerGone, false: OutcomePaneDied}[gone]
+				return c.waitDone(res, seen, cur, o, began), nil
+			}
+			continue
+		case <-exited:
+			// The client left: its session closed (the pane with it) or the
+			// server exited.
+			gone, died := c.paneGone(ctx, p.PaneID)
+			switch {
+			case gone:
+				res.Outcome = OutcomeServerGone
+			case died:
+				res.Outcome = OutcomePaneDied
+			default:
+				res.Outcome = OutcomeServerGone
+			}
+			return c.waitDone(res, seen, cur, o, began), nil
+		}
+		if check() {
+			return c.waitDone(res, seen, cur, o, began), nil
+		}
+	}
+}
+
+func outcome(stopped bool) string {
+	if stopped {
+		return OutcomeStopped
+	}
+	return OutcomeMatched
+}
+
+func currentText(l *Look) string {
+	var b strings.Builder
+	for _, ln := range l.Current() {
+		b.WriteString(ln.Text)
+		b.WriteByte('\n')
+	}
+	return b.String()
+}
+
+func (c *Client) waitEnd(res *WaitResult, outcome string, cur *Cursor, o WaitOptions, began time.Time) *WaitResult {
+	res.Outcome = outcome
+	return c.waitDone(res, nil, cur, o, began)
+}
+
+// waitDone fills in the lines, cursor and timing; an unset outcome means
+// the deadline passed.
+func (c *Client) waitDone(res *WaitResult, seen []string, cur *Cursor, o WaitOptions, began time.Time) *WaitResult {
+	if res.Outcome == "" {
+		res.Outcome = OutcomeTimedOut
+	}
+	b := Budget(seen, o.MaxLines, o.MaxBytes)
+	res.Lines, res.Truncated, res.DroppedLines, res.DroppedBytes = b.Lines, b.Truncated, b.DroppedLines, b.DroppedBytes
+	if res.Lines == nil {
+		res.Lines = []string{}
+	}
+	res.Cursor = cur.Encode(o.Key)
+	res.DurationMS = time.Since(began).Milliseconds()
+	return res
+}
+
+// ChannelResult is the outcome of a wait on a wait-for channel.
+type ChannelResult struct {
+	Channel string `json:"channel"`
+	// Outcome is signalled, timed_out or server_gone.
+	Outcome                 string  `json:"outcome"`
+	Signalled               bool    `json:"signalled"`
+	EffectiveTimeoutSeconds float64 `json:"effective_timeout_seconds"`
+	DurationMS              int64   `json:"duration_ms"`
+}
+
+var channelRE = regexp.MustCompile(`^[A-Za-z0-9_.:@+=][A-Za-z0-9_.:@+=-]{0,199}$`)
+
+// CheckChannel refuses channel names that tmux's parser or a shell could
+// read as something else: they are letters, digits and _ . : @ + = -, not
+// starting with -, at most 200 bytes.
+func CheckChannel(name string) error {
+	if !channelRE.MatchString(name) {
+		return tmxerr.Errorf(tmxerr.InvalidArgument, "channel name %q is not allowed", name).
+			WithHint("use letters, digits and _ . : @ + = - (not first), at most 200 characters")
+	}
+	return nil
+}
+
+// WaitChannel blocks on a tmux wait-for channel (wait-for in tmux(1)) until
+// it is signalled or timeout passes. tmux also wakes a waiter when its
+// server exits (B17), so a wake-up is checked against the server's identity
+// taken before the wait: a server that is gone or was replaced is
+// server_gone, not a signal. A signal sent while nobody waited is kept by
+// tmux and ends the next wait at once. Errors: invalid_argument, no_server.
+func (c *Client) WaitChannel(ctx context.Context, channel string, timeout time.Duration) (*ChannelResult, error) {
+	began := time.Now()
+	if err := CheckChannel(channel); err != nil {
+		return nil, err
+	}
+	res := &ChannelResult{Channel: channel, EffectiveTimeoutSeconds: timeout.Seconds()}
+	before, err := c.serverIdentity(ctx)
+	if err != nil {
+		return nil, err
+	}
+	deadline, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	_, err = c.Exec(deadline, nil, "wait-for", channel)
+	switch {
+	case ctx.Err() != nil:
+		return nil, ctx.Err()
+	case deadline.Err() != nil:
+		res.Outcome = OutcomeTimedOut
+	case err != nil && (errors.Is(err, ErrNoServer) || errors.Is(err, ErrServerGone)):
+		res.Outcome = OutcomeServerGone
+	case err != nil:
+		return nil, err
+	default:
+		if after, err := c.serverIdentity(ctx); err != nil || after != before {
+			res.Outcome = OutcomeServerGone
+		} else {
+			res.Outcome, res.Signalled = OutcomeSignalled, true
+		}
+	}
+	res.DurationMS = time.Since(began).Milliseconds()
+	return res, nil
+}
+
+// SignalChannel wakes every client waiting on channel (wait-for -S).
+func (c *Client) SignalChannel(ctx context.Context, channel string) error {
+	if err := CheckChannel(channel); err != nil {
+		return err
+	}
+	_, err := c.Exec(ctx, nil, "wait-for", "-S", channel)
+	return err
+}
+
+// serverIdentity returns "pid start_time" of the running server.
+func (c *Client) serverIdentity(ctx context.Context) (string, error) {
+	recs, err := c.Query(ctx, []string{"pid", "start_time"}, "display-message", "-p", FormatArg)
+	if err != nil {
+		return "", err
+	}
+	if len(recs) != 1 {
+		return "", fmt.Errorf("unexpected server identity")
+	}
+	return recs[0][0] + " " + recs[0][1], nil
+}

@@ -1,0 +1,359 @@
+package cli
+
+import (
+	"fmt"
+	"io"
+	"regexp"
+	"time"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/tmx-sh/tmx/client"
+	"github.com/tmx-sh/tmx/internal/result"
+	"github.com/tmx-sh/tmx/tmxerr"
+)
+
+var timeoutFlag = &cli.Float64Flag{Name: "timeout", Usage: "wait at most `SECONDS` (default 30, clamped to TMX_WAIT_MAX_SECONDS)"}
+
+// progress shows a wait's progress on stderr, once a second, when stderr is
+// a terminal. The returned function clears it.
+func (x *call) progress(what string, total time.Duration) func() {
+	if !x.env.StderrTTY {
+		return func() {}
+	}
+	stop := make(chan struct{})
+	done := make(chan struct{})
+	began := time.Now()
+	go func() {
+		defer close(done)
+		t := time.NewTicker(time.Second)
+		defer t.Stop()
+		for {
+			select {
+			case <-stop:
+				fmt.Fprint(x.env.Err, "\r\033[K")
+				return
+			case <-t.C:
+				fmt.Fprintf(x.env.Err, "\r\033[Ktmx: %s: %.0fs of at most %.0fs", what, time.Since(began).Seconds(), total.Seconds())
+			}
+		}
+	}()
+	return func() { close(stop); <-done }
+}
+
+func (x *call) cursorKey() (*client.CursorKey, error) {
+	cl, err := x.client()
+	if err != nil {
+		return nil, err
+	}
+	return client.CursorKeyFrom(cl.Getenv)
+}
+
+func sinceCmd(env *Env) *cli.Command {
+	return &cli.Command{
+		Name:      "since",
+		Usage:     "print only the lines a pane added since a cursor, and the next cursor",
+		UsageText: "since [--cursor C] [--from-now] [--lines N] [--max-bytes N] TARGET",
+		Description: "The first call (no --cursor) prints the pane's finished lines and a cursor; pass the cursor\n" +
+			"back to get only what was added since. Only finished lines count: the line the terminal\n" +
+			"cursor is on may still change, so it is reported as current, not delivered. When the pane was\n" +
+			"cleared or its history ran over, continuous is false and the lines start afresh. Cursors are\n" +
+			"signed and bound to the pane and the server; a refused cursor means: omit it and start again.\n" +
+			"--from-now starts with no lines, just a cursor at the end. Human output prints the lines and\n" +
+			"then the cursor on stderr.\n\n" +
+			"Examples:\n   c=$(tmx since --json --from-now work | jq -r .cursor)\n   tmx since --json --cursor \"$c\" work",
+		Category: catInspect,
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "cursor", Usage: "the `CURSOR` a previous call returned"},
+			&cli.BoolFlag{Name: "from-now", Usage: "without --cursor: return no lines, only a cursor at the end"},
+			linesFlag, maxBytesFlag, jsonFlag(),
+		},
+		Action: action(env, func(x *call) error {
+			cl, snap, r, err := x.onlyTarget()
+			if err != nil {
+				return err
+			}
+			key, err := x.cursorKey()
+			if err != nil {
+				return err
+			}
+			l := cl.Limits()
+			res, err := cl.Since(x.ctx(), snap.Server, r.Pane, client.SinceOptions{
+				Cursor: x.String("cursor"), FromNow: x.Bool("from-now"), Key: key,
+				MaxLines: l.Lines(x.Int("lines")), MaxBytes: l.Bytes(x.Int("max-bytes")),
+			})
+			if err != nil {
+				return err
+			}
+			return x.emit(result.Since{ServerRef: result.RefOf(snap), SinceResult: *res}, func(w io.Writer) {
+				for _, line := range res.Lines {
+					fmt.Fprintln(w, line)
+				}
+				if !res.Continuous && res.Reason != client.ReasonFirstRead {
+					fmt.Fprintf(x.env.Err, "tmx: not continuous (%s): lines may be missing before these\n", res.Reason)
+				}
+				fmt.Fprintf(x.env.Err, "tmx: cursor %s\n", res.Cursor)
+			})
+		}),
+	}
+}
+
+func snapshotCmd(env *Env) *cli.Command {
+	return &cli.Command{
+		Name:      "snapshot",
+		Usage:     "print a pane's metadata and its newest lines together",
+		UsageText: "snapshot [--lines N] [--max-bytes N] TARGET",
+		Description: "Like show and capture in one call: the pane's fields (command, path, size, cursor position,\n" +
+			"alternate_on, pane_in_mode) and its newest lines, the cursor and the text read together.\n\n" +
+			"Examples:\n   tmx snapshot --json %3",
+		Category: catInspect,
+		Flags:    []cli.Flag{linesFlag, maxBytesFlag, jsonFlag()},
+		Action: action(env, func(x *call) error {
+			cl, snap, r, err := x.onlyTarget()
+			if err != nil {
+				return err
+			}
+			l := cl.Limits()
+			res, err := cl.PaneSnapshot(x.ctx(), r.Pane, l.Lines(x.Int("lines")), l.Bytes(x.Int("max-bytes")))
+			if err != nil {
+				return err
+			}
+			return x.emit(result.Snapshot{ServerRef: result.RefOf(snap), PaneSnapshot: *res}, func(w io.Writer) {
+				printShow(w, snap, client.Resolved{Level: r.Level, Pane: res.PaneInfo, Members: r.Members})
+				fmt.Fprintln(w, "---")
+				for _, line := range res.Lines {
+					fmt.Fprintln(w, line)
+				}
+			})
+		}),
+	}
+}
+
+func waitCmd(env *Env) *cli.Command {
+	return &cli.Command{
+		Name:      "wait",
+		Usage:     "wait until a pane shows some text (woken by tmux, not by polling)",
+		UsageText: "wait (--text T | --stdin | --regex R) [--stop S]... [--new-only] [--timeout SECONDS] TARGET",
+		Description: "Waits for output you did not start yourself: a server coming up, a prompt. A tmux\n" +
+			"control-mode client (read-only, ignore-size, gone when the wait ends) wakes the wait when the\n" +
+			"pane prints, and tmx matches against the rendered pane, so wrapped lines match whole.\n" +
+			"Outcomes: matched, present_at_entry (already on screen when the wait began; --new-only waits\n" +
+			"for a new occurrence instead), stopped (a --stop text came first), timed_out, pane_died,\n" +
+			"server_gone. Exit: 0 matched or present_at_entry, 124 timed_out, 1 otherwise. --regex is RE2.\n" +
+			"TMX_ALLOW_POLLING_FALLBACK=1 polls when no control client can attach (polling_fallback).\n\n" +
+			"Examples:\n   tmx wait --text 'Listening on' --timeout 60 web\n   tmx wait --regex 'tests? (passed|failed)' --stop 'panic:' %4",
+		Category: catInspect,
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "text", Usage: "wait for this plain `TEXT`"},
+			&cli.StringFlag{Name: "regex", Usage: "wait for a match of this RE2 `PATTERN`"},
+			&cli.StringSliceFlag{Name: "stop", Usage: "end the wait early when this plain `TEXT` appears (repeatable)"},
+			&cli.BoolFlag{Name: "new-only", Usage: "ignore matches already on screen; wait for new output"},
+			stdinFlag("read the TEXT to wait for from stdin"),
+			timeoutFlag, linesFlag, maxBytesFlag, jsonFlag(),
+		},
+		Action: action(env, func(x *call) error {
+			text, pattern := x.String("text"), x.String("regex")
+			if x.Bool("stdin") {
+				if text != "" {
+					return tmxerr.New(tmxerr.Usage, "--stdin and --text exclude each other", "choose one")
+				}
+				var err error
+				if text, err = readStdin(x.env.In); err != nil {
+					return err
+				}
+				if text == "" {
+					return tmxerr.New(tmxerr.Usage, "stdin held no text to wait for", "")
+				}
+			}
+			if (text == "") == (pattern == "") {
+				return tmxerr.New(tmxerr.Usage, "give exactly one of --text and --regex", "e.g. tmx wait --text Ready %3")
+			}
+			var re *regexp.Regexp
+			if pattern != "" {
+				var err error
+				if re, err = client.CompileRegex(pattern, false); err != nil {
+					return err
+				}
+			}
+			cl, snap, r, err := x.onlyTarget()
+			if err != nil {
+				return err
+			}
+			key, err := x.cursorKey()
+			if err != nil {
+				return err
+			}
+			l := cl.Limits()
+			timeout := l.Timeout(x.Float64("timeout"))
+			stop := x.progress("waiting for "+r.Pane.PaneID, timeout)
+			res, err := cl.WaitText(x.ctx(), snap.Server, r.Pane, client.WaitOptions{
+				Text: text, Regex: re, Stop: x.StringSlice("stop"), NewOnly: x.Bool("new-only"), Timeout: timeout,
+				MaxLines: l.Lines(x.Int("lines")), MaxBytes: l.Bytes(x.Int("max-bytes")), Key: key,
+				AllowPolling: cl.Getenv("TMX_ALLOW_POLLING_FALLBACK") == "1",
+			})
+			stop()
+			if err != nil {
+				return err
+			}
+			if err := x.emit(result.Wait{ServerRef: result.RefOf(snap), WaitResult: *res}, func(w io.Writer) {
+				if res.MatchedLine != "" {
+					fmt.Fprintln(w, res.MatchedLine)
+				}
+				fmt.Fprintf(x.env.Err, "tmx: %s after %dms\n", res.Outcome, res.DurationMS)
+			}); err != nil {
+				return err
+			}
+			switch res.Outcome {
+			case client.OutcomeMatched, client.OutcomePresentAtEntry:
+				return nil
+			case client.OutcomeTimedOut:
+				return exitStatus(tmxerr.ExitWaitTimeout)
+			}
+			return exitStatus(tmxerr.ExitFailure)
+		}),
+	}
+}
+
+func waitForCmd(env *Env) *cli.Command {
+	return &cli.Command{
+		Name:      "wait-for",
+		Usage:     "block until a tmux wait-for channel is signalled",
+		UsageText: "wait-for [--timeout SECONDS] CHANNEL",
+		Description: "The one wait that infers nothing: append \"; tmux wait-for -S NAME\" to a command you send,\n" +
+			"then wait on NAME. A signal sent while nobody waits is kept by tmux and ends the next wait at\n" +
+			"once. tmux also wakes waiters when its server exits; tmx checks, and says server_gone.\n" +
+			"Exit: 0 signalled, 124 timed_out, 1 server_gone.\n\n" +
+			"Examples:\n   tmx type --enter work -- 'make; tmux wait-for -S built'\n   tmx wait-for --timeout 600 built",
+		Category: catManage,
+		Flags:    []cli.Flag{timeoutFlag, jsonFlag()},
+		Action: action(env, func(x *call) error {
+			if err := exactArgs(x.Context, x.args, 1, "one CHANNEL"); err != nil {
+				return err
+			}
+			if err := client.CheckChannel(x.args[0]); err != nil {
+				return err
+			}
+			cl, err := x.client()
+			if err != nil {
+				return err
+			}
+			timeout := cl.Limits().Timeout(x.Float64("timeout"))
+			stop := x.progress("waiting for channel "+x.args[0], timeout)
+			res, err := cl.WaitChannel(x.ctx(), x.args[0], timeout)
+			stop()
+			if err != nil {
+				return err
+			}
+			if err := x.emit(result.Channel{ChannelResult: *res}, func(w io.Writer) {
+				fmt.Fprintf(x.env.Err, "tmx: %s after %dms\n", res.Outcome, res.DurationMS)
+			}); err != nil {
+				return err
+			}
+			switch res.Outcome {
+			case client.OutcomeSignalled:
+				return nil
+			case client.OutcomeTimedOut:
+				return exitStatus(tmxerr.ExitWaitTimeout)
+			}
+			return exitStatus(tmxerr.ExitFailure)
+		}),
+	}
+}
+
+func signalChannelCmd(env *Env) *cli.Command {
+	return &cli.Command{
+		Name:        "signal-channel",
+		Usage:       "signal a tmux wait-for channel, waking its waiters",
+		UsageText:   "signal-channel CHANNEL",
+		Description: "Wakes every client waiting on CHANNEL (tmux wait-for -S). With nobody waiting, tmux keeps\nthe signal for the next waiter.\n\nExamples:\n   tmx signal-channel built",
+		Category:    catManage,
+		Flags:       []cli.Flag{jsonFlag()},
+		Action: action(env, func(x *call) error {
+			if err := exactArgs(x.Context, x.args, 1, "one CHANNEL"); err != nil {
+				return err
+			}
+			if err := client.CheckChannel(x.args[0]); err != nil {
+				return err
+			}
+			cl, err := x.client()
+			if err != nil {
+				return err
+			}
+			if err := cl.SignalChannel(x.ctx(), x.args[0]); err != nil {
+				return err
+			}
+			return x.emit(result.Signal{Channel: x.args[0], Signalled: true}, func(io.Writer) {})
+		}),
+	}
+}
+
+func searchCmd(env *Env) *cli.Command {
+	return &cli.Command{
+		Name:      "search",
+		Usage:     "find lines matching a pattern across panes",
+		UsageText: "search [--regex] [--ignore-case] [--lines N] [--max-panes N] [--max-matches N] [--max-bytes N] [--] PATTERN [TARGET]",
+		Description: "Reads the newest lines of every pane (or of TARGET's panes) in one tmux call and prints the\n" +
+			"lines that contain PATTERN (an RE2 regex with --regex). The search is bounded in panes, lines,\n" +
+			"matches and bytes, and the result says what it did not read (panes_skipped) or return\n" +
+			"(matches_dropped).\n\n" +
+			"Examples:\n   tmx search error\n   tmx search --regex --ignore-case 'panic|fatal' work",
+		Category: catInspect,
+		Flags: []cli.Flag{
+			&cli.BoolFlag{Name: "regex", Usage: "PATTERN is an RE2 regex"},
+			&cli.BoolFlag{Name: "ignore-case", Usage: "match without regard to case"},
+			&cli.IntFlag{Name: "lines", Usage: "read each pane's newest `N` lines (default and ceiling TMX_MAX_LINES)"},
+			&cli.IntFlag{Name: "max-panes", Value: 64, Usage: "read at most `N` panes (at most 256)"},
+			&cli.IntFlag{Name: "max-matches", Value: 100, Usage: "return at most `N` matches (at most 1000)"},
+			maxBytesFlag, jsonFlag(),
+		},
+		Action: action(env, func(x *call) error {
+			args := x.args
+			if len(args) == 0 {
+				args = x.payload // tmx search -- -PATTERN [TARGET]
+			} else if len(x.payload) > 0 {
+				return tmxerr.New(tmxerr.Usage, "search takes its PATTERN before --, or after it, not both", "usage: tmx search PATTERN [TARGET]")
+			}
+			if len(args) < 1 || len(args) > 2 {
+				return tmxerr.New(tmxerr.Usage, "search takes a PATTERN and at most one TARGET", "usage: tmx search PATTERN [TARGET]; a pattern that starts with - goes after --")
+			}
+			var cl *client.Client
+			var snap *client.Snapshot
+			var err error
+			panes := []client.PaneInfo{}
+			if len(args) == 2 {
+				var r client.Resolved
+				cl, snap, r, err = x.target(args[1])
+				panes = r.Members
+			} else {
+				cl, snap, err = x.snapshot()
+				if err == nil {
+					panes = snap.Panes
+				}
+			}
+			if err != nil {
+				return err
+			}
+			l := cl.Limits()
+			res, err := cl.Search(x.ctx(), panes, client.SearchOptions{
+				Pattern: args[0], Regex: x.Bool("regex"), IgnoreCase: x.Bool("ignore-case"),
+				MaxPanes: clamp(x.Int("max-panes"), 1, 256), LinesPerPane: l.Lines(x.Int("lines")),
+				MaxMatches: clamp(x.Int("max-matches"), 1, 1000), MaxBytes: l.Bytes(x.Int("max-bytes")),
+			})
+			if err != nil {
+				return err
+			}
+			return x.emit(result.Search{ServerRef: result.RefOf(snap), SearchResult: *res}, func(w io.Writer) {
+				t := &table{tty: x.env.StdoutTTY, header: []string{"PANE", "WHERE", "LINE", "TEXT"}}
+				for _, m := range res.Matches {
+					t.add(m.PaneID, fmt.Sprintf("%s:%d.%d", cell(m.SessionName), m.WindowIndex, m.PaneIndex), fmt.Sprint(-m.LineFromEnd), cell(m.Text))
+				}
+				t.write(w)
+				if res.Truncated {
+					fmt.Fprintf(x.env.Err, "tmx: %d matches not shown, %d panes not read\n", res.MatchesDropped, len(res.PanesSkipped))
+				}
+			})
+		}),
+	}
+}
+
+func clamp(n, lo, hi int) int { return max(lo, min(n, hi)) }

@@ -1,0 +1,312 @@
+package cli
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/tmx-sh/tmx/internal/tmuxtest"
+	"github.com/tmx-sh/tmx/tmxerr"
+)
+
+func strs(v any) []string {
+	var out []string
+	for _, x := range v.([]any) {
+		out = append(out, x.(string))
+	}
+	return out
+}
+
+// since returns exactly the lines added after the cursor, and nothing the
+// second time.
+func TestSinceReturnsExactlyNewLines(t *testing.T) {
+	srv := tmuxtest.New(t)
+	pane := srv.NewPane("s", "bash", 80, 20)
+	d := mustJSON(t, srv, 0, "since", "--from-now", pane)
+	if len(strs(d["lines"])) != 0 || d["continuous"] != false || d["reason"] != "first_read" {
+		t.Fatalf("first read --from-now: %v", d)
+	}
+	typeLine(srv, pane, "printf 'alpha\\nbeta\\n\\ngamma\\n'", "gamma")
+	d = mustJSON(t, srv, 0, "since", "--cursor", d["cursor"].(string), pane)
+	got := strings.Join(strs(d["lines"]), "|")
+	want := "bash$ printf 'alpha\\nbeta\\n\\ngamma\\n'|alpha|beta||gamma"
+	if got != want || d["continuous"] != true {
+		t.Fatalf("since = %q (continuous %v), want %q", got, d["continuous"], want)
+	}
+	if cur := strs(d["current"]); len(cur) != 1 || cur[0] != "bash$" {
+		t.Errorf("current = %q", cur)
+	}
+	d = mustJSON(t, srv, 0, "since", "--cursor", d["cursor"].(string), pane)
+	if len(strs(d["lines"])) != 0 || d["continuous"] != true {
+		t.Errorf("nothing new: %v", d)
+	}
+}
+
+// A pane that scrolled stays continuous; a cleared one does not (B25).
+func TestSinceScrollAndClear(t *testing.T) {
+	srv := tmuxtest.New(t)
+	pane := srv.NewPane("s", "bash", 60, 8)
+	d := mustJSON(t, srv, 0, "since", pane)
+	typeLine(srv, pane, "seq 1 200", "200")
+	d = mustJSON(t, srv, 0, "since", "--cursor", d["cursor"].(string), pane)
+	lines := strs(d["lines"])
+	if d["continuous"] != true || len(lines) != 201 || lines[1] != "1" || lines[200] != "200" {
+		t.Fatalf("after scrolling: continuous %v, %d lines", d["continuous"], len(lines))
+	}
+	cursor := d["cursor"].(string)
+	for i, clear := range []string{"clear", "tmux clear-history; clear"} {
+		marker := fmt.Sprintf("after-clear-%d", i)
+		typeLine(srv, pane, clear+"; echo "+marker, marker)
+		d = mustJSON(t, srv, 0, "since", "--cursor", cursor, pane)
+		if d["continuous"] != false || d["reason"] != "anchor_lost" || !strings.Contains(strings.Join(strs(d["lines"]), "\n"), marker) {
+			t.Errorf("after %q: %v", clear, d)
+		}
+		cursor = d["cursor"].(string)
+	}
+}
+
+// Under continuous output, successive reads never claim a gap that is not
+// there, and together they hold every line exactly once, in order: the
+// position and the text come from one tmux invocation.
+func TestSinceUnderContinuousOutput(t *testing.T) {
+	srv := tmuxtest.New(t)
+	pane := srv.NewPane("s", "bash", 60, 10)
+	d := mustJSON(t, srv, 0, "since", "--from-now", pane)
+	cursor := d["cursor"].(string)
+	typeLine(srv, pane, "for i in $(seq 1 150); do echo line-$i; sleep 0.02; done; echo DONE-LOOP", "")
+	var all []string
+	for i := 0; i < 400; i++ {
+		d = mustJSON(t, srv, 0, "since", "--cursor", cursor, pane)
+		if d["continuous"] != true {
+			t.Fatalf("read %d reported continuous: false under plain scrolling: %v", i, d["reason"])
+		}
+		cursor = d["cursor"].(string)
+		all = append(all, strs(d["lines"])...)
+		if len(all) > 0 && all[len(all)-1] == "DONE-LOOP" {
+			break
+		}
+		time.Sleep(15 * time.Millisecond)
+	}
+	var nums []int
+	for _, l := range all {
+		if n, ok := strings.CutPrefix(l, "line-"); ok {
+			v, _ := strconv.Atoi(n)
+			nums = append(nums, v)
+		}
+	}
+	if len(nums) != 150 {
+		t.Fatalf("got %d numbered lines, want 150", len(nums))
+	}
+	for i, n := range nums {
+		if n != i+1 {
+			t.Fatalf("line %d is line-%d: a gap or a repeat", i+1, n)
+		}
+	}
+}
+
+// Cursors are refused when forged, for another pane, another server
+// generation or another key; each refusal says to start afresh.
+func TestSinceRefusesCursors(t *testing.T) {
+	srv := tmuxtest.New(t)
+	pane := srv.NewPane("s", "bash", 80, 20)
+	other := srv.Tmux("split-window", "-d", "-P", "-F", "#{pane_id}", "-t", pane)
+	c := mustJSON(t, srv, 0, "since", pane)["cursor"].(string)
+
+	forged := c[:len(c)-3] + map[bool]string{true: "AAA", false: "BBB"}[!strings.HasSuffix(c, "AAA")]
+	check := func(cursor, target string, want tmxerr.Code) {
+		t.Helper()
+		r := tmx(t, srv, "", "--json", "since", "--cursor", cursor, target)
+		code, _, hint := r.errDoc(t)
+		if code != want || r.code != 2 || !strings.Contains(hint, "omit") && want != tmxerr.CursorOtherPane {
+			t.Errorf("cursor %.20s... on %s: %s (exit %d, hint %q), want %s", cursor, target, code, r.code, hint, want)
+		}
+	}
+	check(forged, pane, tmxerr.CursorInvalid)
+	check("garbage", pane, tmxerr.CursorInvalid)
+	check(c, other, tmxerr.CursorOtherPane)
+
+	base := srv.Env
+	srv.Env = append(base, "TMX_CURSOR_KEY="+strings.Repeat("ab", 32))
+	check(c, pane, tmxerr.CursorExpired)
+	srv.Env = base
+
+	// Another server generation on the same socket.
+	srv.KillServer()
+	pane = srv.NewPane("s", "bash", 80, 20)
+	check(c, pane, tmxerr.CursorOtherServer)
+}
+
+// A respawned pane (same id, new process) is not continuous.
+func TestSinceRespawnedPane(t *testing.T) {
+	srv := tmuxtest.New(t)
+	pane := srv.NewPane("s", "bash", 80, 20)
+	c := mustJSON(t, srv, 0, "since", pane)["cursor"].(string)
+	srv.Tmux("respawn-pane", "-k", "-t", pane, "bash")
+	srv.WaitFor(pane, func(s string) bool { return strings.TrimSpace(s) != "" }, 5*time.Second)
+	d := mustJSON(t, srv, 0, "since", "--cursor", c, pane)
+	if d["continuous"] != false || d["reason"] != "pane_respawned" {
+		t.Errorf("respawned: %v", d)
+	}
+}
+
+func TestWaitText(t *testing.T) {
+	srv := tmuxtest.New(t)
+	pane := srv.NewPane("s", "bash", 20, 10)
+
+	// Printed after the wait began: matched, and the lines come along.
+	go func() {
+		time.Sleep(300 * time.Millisecond)
+		srv.Tmux("send-keys", "-t", pane, "-l", "echo 'one two'; echo WRAPPED-TEXT-'THAT-IS-LONG'")
+		srv.Tmux("send-keys", "-t", pane, "Enter")
+	}()
+	d := mustJSON(t, srv, 0, "wait", "--text", "WRAPPED-TEXT-THAT-IS-LONG", "--timeout", "500", pane)
+	if d["outcome"] != "matched" || d["effective_timeout_seconds"] != float64(120) || d["polling_fallback"] != false {
+		t.Fatalf("wait: %v", d)
+	}
+	if d["matched_line"] != "WRAPPED-TEXT-THAT-IS-LONG" || !strings.Contains(strings.Join(strs(d["lines"]), "\n"), "one two") {
+		t.Errorf("matched line or lines: %v", d)
+	}
+	// The control client is gone.
+	if clients := srv.Tmux("list-clients", "-F", "#{client_name}"); clients != "" {
+		t.Errorf("clients left attached: %q", clients)
+	}
+	cursor := d["cursor"].(string)
+
+	// Already on screen: present_at_entry, at once; --new-only waits.
+	d = mustJSON(t, srv, 0, "wait", "--text", "one two", pane)
+	if d["outcome"] != "present_at_entry" {
+		t.Errorf("present text: %v", d["outcome"])
+	}
+	d = mustJSON(t, srv, tmxerr.ExitWaitTimeout, "wait", "--new-only", "--text", "one two", "--timeout", "1", pane)
+	if d["outcome"] != "timed_out" || d["effective_timeout_seconds"] != float64(1) {
+		t.Errorf("new-only: %v", d)
+	}
+
+	// A stop text that comes first ends the wait (exit 1).
+	go func() {
+		time.Sleep(300 * time.Millisecond)
+		srv.Tmux("send-keys", "-t", pane, "-l", "echo FAIL-X")
+		srv.Tmux("send-keys", "-t", pane, "Enter")
+	}()
+	d = mustJSON(t, srv, 1, "wait", "--regex", "PASS-[0-9]+", "--stop", "FAIL-X", pane)
+	if d["outcome"] != "stopped" || d["matched_text"] != "FAIL-X" {
+		t.Errorf("stop: %v", d)
+	}
+
+	// A prompt that does not end its line matches too.
+	go func() {
+		time.Sleep(300 * time.Millisecond)
+		srv.Tmux("send-keys", "-t", pane, "-l", "clear; printf 'Pass''word: '; read x")
+		srv.Tmux("send-keys", "-t", pane, "Enter")
+	}()
+	d = mustJSON(t, srv, 0, "wait", "--text", "Password:", pane)
+	if d["outcome"] != "matched" {
+		t.Errorf("prompt: %v", d)
+	}
+	srv.Tmux("send-keys", "-t", pane, "Enter")
+
+	// Its cursor carries on with since.
+	if r := tmx(t, srv, "", "--json", "since", "--cursor", cursor, pane); r.code != 0 {
+		t.Errorf("since after wait: %s", r.stderr)
+	}
+	if code, _ := mustFail(t, srv, 2, "wait", "--regex", "(", pane); code != tmxerr.InvalidArgument {
+		t.Errorf("bad regex: %s", code)
+	}
+	if code, _ := mustFail(t, srv, 2, "wait", "--text", "a", "--regex", "b", pane); code != tmxerr.Usage {
+		t.Errorf("text and regex: %s", code)
+	}
+}
+
+func TestWaitEndsWhenPaneOrServerGoes(t *testing.T) {
+	srv := tmuxtest.New(t)
+	pane := srv.NewPane("s", "bash", 80, 20)
+	srv.Tmux("new-window", "-d", "-t", "s") // keep the session alive
+	go func() {
+		time.Sleep(400 * time.Millisecond)
+		srv.Tmux("kill-pane", "-t", pane)
+	}()
+	d := mustJSON(t, srv, 1, "wait", "--text", "never", "--timeout", "20", pane)
+	if d["outcome"] != "pane_died" {
+		t.Errorf("pane killed: %v", d["outcome"])
+	}
+	pane = srv.Tmux("list-panes", "-s", "-t", "s", "-F", "#{pane_id}")
+	go func() {
+		time.Sleep(400 * time.Millisecond)
+		srv.Tmux("kill-server")
+	}()
+	start := time.Now()
+	d = mustJSON(t, srv, 1, "wait", "--text", "never", "--timeout", "20", pane)
+	if d["outcome"] != "server_gone" || time.Since(start) > 10*time.Second {
+		t.Errorf("server killed: %v", d["outcome"])
+	}
+}
+
+// B17: a channel wait returns on the signal, keeps one early signal, times
+// out with 124, and says server_gone when the server dies.
+func TestWaitForChannel(t *testing.T) {
+	srv := tmuxtest.New(t)
+	srv.NewPane("s", "bash", 80, 20)
+	go func() {
+		time.Sleep(300 * time.Millisecond)
+		srv.Tmux("wait-for", "-S", "built")
+	}()
+	d := mustJSON(t, srv, 0, "wait-for", "built")
+	if d["outcome"] != "signalled" || d["signalled"] != true || d["channel"] != "built" {
+		t.Errorf("signalled: %v", d)
+	}
+	mustJSON(t, srv, 0, "signal-channel", "early")
+	if d := mustJSON(t, srv, 0, "wait-for", "--timeout", "5", "early"); d["outcome"] != "signalled" {
+		t.Errorf("early signal: %v", d)
+	}
+	if d := mustJSON(t, srv, tmxerr.ExitWaitTimeout, "wait-for", "--timeout", "0.5", "never"); d["outcome"] != "timed_out" {
+		t.Errorf("timeout: %v", d)
+	}
+	for _, bad := range []string{"-x", "a;b", "a b", "#(touch x)", ""} {
+		if code, _ := mustFail(t, srv, 2, "wait-for", "--", bad); code != tmxerr.InvalidArgument && code != tmxerr.Usage {
+			t.Errorf("channel %q: %s", bad, code)
+		}
+	}
+	go func() {
+		time.Sleep(400 * time.Millisecond)
+		srv.Tmux("kill-server")
+	}()
+	if d := mustJSON(t, srv, 1, "wait-for", "--timeout", "20", "gone"); d["outcome"] != "server_gone" {
+		t.Errorf("server killed mid-wait: %v", d)
+	}
+}
+
+func TestSearchAndSnapshot(t *testing.T) {
+	srv := tmuxtest.New(t)
+	a := srv.NewPane("a", "bash", 80, 20)
+	b := srv.NewPane("b", "bash", 80, 20)
+	typeLine(srv, a, "echo needle-in-a; echo 'x#(touch pwned)'", "needle-in-a")
+	typeLine(srv, b, "echo NEEDLE-in'-b'", "NEEDLE-in-b")
+	d := mustJSON(t, srv, 0, "search", "needle")
+	if n := len(d["matches"].([]any)); n != 2 || d["panes_searched"] != float64(2) {
+		t.Errorf("search needle: %v", d)
+	}
+	d = mustJSON(t, srv, 0, "search", "--ignore-case", "--regex", "needle-in-[ab]$", "b")
+	m := d["matches"].([]any)
+	if len(m) != 1 || m[0].(map[string]any)["pane_id"] != b || m[0].(map[string]any)["line_from_end"].(float64) < 1 {
+		t.Errorf("regex in b: %v", d)
+	}
+	d = mustJSON(t, srv, 0, "search", "--max-panes", "1", "needle")
+	if d["truncated"] != true || len(d["panes_skipped"].([]any)) != 1 {
+		t.Errorf("bounded: %v", d)
+	}
+	mustJSON(t, srv, 0, "search", "#(touch pwned)")
+	mustJSON(t, srv, 0, "search", "--", "-x")
+	if _, err := os.Stat(filepath.Join(srv.Home, "pwned")); err == nil {
+		t.Error("a search pattern ran a command")
+	}
+
+	d = mustJSON(t, srv, 0, "snapshot", "--lines", "5", a)
+	if d["pane_id"] != a || d["pane_current_command"] != "bash" || len(strs(d["lines"])) > 5 || d["cursor_y"] == nil {
+		t.Errorf("snapshot: %v", d)
+	}
+	_ = fmt.Sprint
+}
