@@ -37,9 +37,19 @@ if ! command -v tmux >/dev/null 2>&1; then
 	say "tmux is not installed; installing it with the system package manager"
 	install_tmux || die "could not install tmux; install tmux 3.2a or newer yourself, then run this again"
 fi
+tmux_version=$(tmux -V | sed -n 's/^tmux \([0-9][0-9]*\.[0-9][0-9]*\).*/\1/p')
+case "$tmux_version" in
+"") say "warning: cannot read the tmux version from '$(tmux -V)'; tmx needs 3.2a or newer" ;;
+[012].* | 3.[01]) die "$(tmux -V) is too old: tmx needs tmux 3.2a or newer" ;;
+esac
 say "using $(tmux -V) at $(command -v tmux)"
 
 command -v go >/dev/null 2>&1 || die "Go is not installed (https://go.dev/dl/); tmx needs Go 1.26 or newer to build"
+go_version=$(go env GOVERSION 2>/dev/null | sed -n 's/^go\([0-9][0-9]*\)\.\([0-9][0-9]*\).*/\1 \2/p')
+set -- $go_version
+if [ -n "$go_version" ] && { [ "$1" -lt 1 ] || { [ "$1" -eq 1 ] && [ "$2" -lt 26 ]; }; }; then
+	die "$(go env GOVERSION) is too old: tmx needs Go 1.26 or newer (https://go.dev/dl/)"
+fi
 
 version=$(git -C "$here" describe --tags --always --dirty 2>/dev/null || echo dev)
 mkdir -p "$bindir"

@@ -342,13 +342,21 @@ func (c *Client) Exec(ctx context.Context, stdin io.Reader, args ...string) ([]b
 // classify turns a failed tmux run into a coded error.
 func (c *Client) classify(err error, stderr string, args []string) error {
 	msg := strings.TrimSpace(stderr)
+	verb := ""
+	for i := 0; i < len(args); i++ {
+		if args[i] == "-f" { // the configuration file for a new server
+			i++
+			continue
+		}
+		verb = args[i]
+		break
+	}
 	var exitErr *exec.ExitError
 	if !errors.As(err, &exitErr) {
-		return tmxerr.Wrap(tmxerr.TmuxNotFound, err, "cannot run %s: %v", c.tmux, err)
-	}
-	verb := ""
-	if len(args) > 0 {
-		verb = args[0]
+		if errors.Is(err, os.ErrNotExist) || errors.Is(err, exec.ErrNotFound) {
+			return tmxerr.Wrap(tmxerr.TmuxNotFound, err, "cannot run %s: %v", c.tmux, err)
+		}
+		return tmxerr.Wrap(tmxerr.TmuxError, err, "cannot run tmux %s: %v", verb, err)
 	}
 	switch {
 	case strings.HasPrefix(msg, "no server running on"),
@@ -356,7 +364,8 @@ func (c *Client) classify(err error, stderr string, args []string) error {
 		strings.HasPrefix(msg, "error connecting to") && strings.Contains(msg, "Connection refused"):
 		return &tmxerr.Error{Code: tmxerr.NoServer, Err: ErrNoServer,
 			Message: fmt.Sprintf("no tmux server is running on %s", c.socket),
-			Hint:    "start one with: tmx new, or run a command with: tmx run -- COMMAND"}
+			Hint: "start one with: tmx new, or run a command with: tmx run -- COMMAND " +
+				"(a server whose socket file was deleted still runs: kill -USR1 its pid to make it recreate the socket)"}
 	case strings.HasPrefix(msg, "error connecting to"):
 		return tmxerr.Errorf(tmxerr.SocketError, "cannot connect to the tmux socket (%s): %s", c.socket, msg).
 			WithHint("check the socket's owner and permissions, or choose another with --socket-name")

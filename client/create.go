@@ -3,9 +3,11 @@ package client
 import (
 	"context"
 	"errors"
+	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
+	"time"
 	"unicode/utf8"
 
 	"github.com/tmx-sh/tmx/tmxerr"
@@ -77,6 +79,11 @@ func checkDir(dir string) error {
 	if hasControl(dir) {
 		return tmxerr.Errorf(tmxerr.InvalidArgument, "start directory %q contains control characters", dir)
 	}
+	// tmux silently starts in another directory when this one is missing.
+	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
+		return tmxerr.Errorf(tmxerr.InvalidArgument, "start directory %s does not exist or is not a directory", dir).
+			WithHint("create it first, or give another directory")
+	}
 	return nil
 }
 
@@ -126,6 +133,13 @@ func (c *Client) NewSession(ctx context.Context, o SpawnOptions) (*Snapshot, Pan
 	}
 	if err := c.RequireSupported(ctx); err != nil {
 		return nil, PaneInfo{}, err
+	}
+	if p := c.socket.Path; p != "" {
+		// tmux reports a socket it cannot create on stderr and exits 0.
+		if st, err := os.Stat(filepath.Dir(p)); err != nil || !st.IsDir() {
+			return nil, PaneInfo{}, tmxerr.Errorf(tmxerr.SocketError, "cannot create the socket %s: its directory does not exist", p).
+				WithHint("create %s (mode 0700), or choose another --socket-path", filepath.Dir(p))
+		}
 	}
 	conf, err := c.configFile()
 	if err != nil {
@@ -234,6 +248,26 @@ func (c *Client) spawn(ctx context.Context, args []string, name, kind string) (*
 	return snap, *p, nil
 }
 
+// waitDrawn waits (at most d) until a new pane's program has drawn
+// something, such as its shell's prompt, woken by a control-mode client:
+// input typed before a shell reads its terminal is echoed twice.
+func (c *Client) waitDrawn(ctx context.Context, p PaneInfo, d time.Duration) {
+	ctx, cancel := context.WithTimeout(ctx, d)
+	defer cancel()
+	cc, err := c.attachControl(ctx, p.SessionID, p.PaneID)
+	if err != nil {
+		return
+	}
+	defer cc.close()
+	if l, err := c.look(ctx, p.PaneID, 0); err == nil && (l.CursorX > 0 || l.CursorY > 0) {
+		return
+	}
+	select {
+	case <-cc.wake:
+	case <-ctx.Done():
+	}
+}
+
 // EnsureSession returns the session named name, creating it (and the
 // server) when missing. It is what tmx run uses without a target.
 func (c *Client) EnsureSession(ctx context.Context, name string) (*Snapshot, PaneInfo, error) {
@@ -250,6 +284,9 @@ func (c *Client) EnsureSession(ctx context.Context, name string) (*Snapshot, Pan
 		}
 	}
 	snap, p, err := c.NewSession(ctx, SpawnOptions{Name: name})
+	if err == nil {
+		c.waitDrawn(ctx, p, 3*time.Second)
+	}
 	if err != nil && tmxerr.As(err).Code == tmxerr.NameInUse { // created by someone else meanwhile
 		if snap, err = c.Snapshot(ctx); err != nil {
 			return nil, PaneInfo{}, err

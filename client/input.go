@@ -29,9 +29,9 @@ type InputResult struct {
 	Bracketed bool `json:"bracketed,omitempty"`
 	// Enter is true when a submit key followed the text, as a separate step.
 	Enter bool `json:"enter"`
-	// Submitted is "true" when the pane visibly changed after Enter,
-	// "false" when the text still sat on the cursor line after every
-	// attempt, and "unknown" otherwise (B01). Empty without Enter.
+	// Submitted is "yes" when the pane visibly changed after Enter, "no"
+	// when the text still sat on the cursor line after every attempt, and
+	// "unknown" otherwise (B01). Empty without Enter.
 	Submitted      string   `json:"submitted,omitempty"`
 	SubmitAttempts int      `json:"submit_attempts,omitempty"`
 	Warnings       []string `json:"warnings,omitempty"`
@@ -120,8 +120,8 @@ func (c *Client) SendKeys(ctx context.Context, snap *Snapshot, p PaneInfo, keys 
 
 // CheckTypedText refuses text that would do more than type characters:
 // newlines (they press Enter; paste multi-line text instead), other control
-// characters (ESC, DEL and friends edit the line, B07) and invalid UTF-8.
-// Tab is allowed.
+// characters, tab included (ESC and DEL edit the line, tab completes, B07),
+// invalid UTF-8, and text over MaxTypedText.
 func CheckTypedText(text string) error {
 	switch {
 	case text == "":
@@ -130,16 +130,22 @@ func CheckTypedText(text string) error {
 		return tmxerr.New(tmxerr.InvalidArgument, "the text is not valid UTF-8", "")
 	case strings.ContainsAny(text, "\r\n"):
 		return tmxerr.New(tmxerr.InvalidArgument, "the text contains a newline, which would press Enter",
-			"send multi-line text with: tmx paste TARGET (text on stdin); add --enter to submit")
+			"send multi-line text with tmx paste (paste_text); it can press Enter afterwards")
+	case len(text) > MaxTypedText:
+		return tmxerr.Errorf(tmxerr.InvalidArgument, "the text is %d bytes; typed text is at most %d", len(text), MaxTypedText).
+			WithHint("send long text with tmx paste (paste_text)")
 	}
 	for _, r := range text {
-		if r != '\t' && (r < 0x20 || r == 0x7f || r >= 0x80 && r < 0xa0) {
+		if r < 0x20 || r == 0x7f || r >= 0x80 && r < 0xa0 {
 			return tmxerr.Errorf(tmxerr.InvalidArgument, "the text contains the control character %q", r).
-				WithHint("send keys such as Escape or C-u with: tmx send TARGET KEY")
+				WithHint("typed text is literal characters (a tab would complete); send keys such as Tab, Escape or C-c with tmx send (send_keys), or paste the text")
 		}
 	}
 	return nil
 }
+
+// MaxTypedText bounds tmx type's text: it travels as one tmux argument.
+const MaxTypedText = 16 << 10
 
 // TypeText sends literal text to p (send-keys -l -- TEXT): tmux looks up
 // no key names in it. With enter, Enter follows as a separate send, and
@@ -167,6 +173,28 @@ func (c *Client) TypeText(ctx context.Context, snap *Snapshot, p PaneInfo, text 
 	return res, nil
 }
 
+// CheckPastedText refuses text a paste cannot deliver as text: invalid
+// UTF-8, and control characters other than tab, newline and carriage
+// return. ESC could end bracketed paste early (ESC[201~) and turn the rest
+// into keystrokes that run; C-c and friends are read by the terminal
+// driver and the line editor even inside a paste. Send keys such as Escape
+// or C-c with send-keys instead.
+func CheckPastedText(text string) error {
+	if !utf8.ValidString(text) {
+		return tmxerr.New(tmxerr.InvalidArgument, "the text is not valid UTF-8", "paste UTF-8 text")
+	}
+	for i, r := range text {
+		if r == '\t' || r == '\n' || r == '\r' {
+			continue
+		}
+		if r < 0x20 || r == 0x7f || r >= 0x80 && r < 0xa0 {
+			return tmxerr.Errorf(tmxerr.InvalidArgument, "the text holds the control character %q at byte %d", r, i).
+				WithHint("a paste delivers text; send keys such as Escape or C-c with tmx send (send_keys)")
+		}
+	}
+	return nil
+}
+
 // PasteOptions configures [Client.Paste].
 type PasteOptions struct {
 	// NoBracket pastes without bracketed-paste markers (paste-buffer
@@ -186,8 +214,8 @@ func (c *Client) Paste(ctx context.Context, snap *Snapshot, p PaneInfo, text str
 	if text == "" {
 		return nil, tmxerr.New(tmxerr.InvalidArgument, "no text to paste", "give the text on stdin")
 	}
-	if !utf8.ValidString(text) {
-		return nil, tmxerr.New(tmxerr.InvalidArgument, "the text is not valid UTF-8", "")
+	if err := CheckPastedText(text); err != nil {
+		return nil, err
 	}
 	if err := checkInputTarget(p, snap.Caller, o.ConfirmSelf); err != nil {
 		return nil, err
@@ -258,9 +286,9 @@ func (c *Client) paneState(ctx context.Context, paneID string) (paneState, error
 	return st, nil
 }
 
-// submit sends Enter with send and reports "true" when the pane changed
-// (cursor moved, history grew, or the cursor line changed), "false" when
-// the end of text still sits on the cursor line after every try, and
+// submit sends Enter with send and reports "yes" when the pane changed
+// (cursor moved, history grew, or the cursor line changed), "no" when the
+// end of text still sits on the cursor line after every try, and
 // "unknown" otherwise. It never reports success without a visible change.
 func (c *Client) submit(ctx context.Context, p PaneInfo, text string, send func() error) (string, int) {
 	time.Sleep(submitSettle)
@@ -281,7 +309,7 @@ func (c *Client) submit(ctx context.Context, p PaneInfo, text string, send func(
 				return "unknown", tries
 			}
 			if now != before {
-				return "true", tries
+				return "yes", tries
 			}
 		}
 	}
@@ -290,7 +318,7 @@ func (c *Client) submit(ctx context.Context, p PaneInfo, text string, send func(
 		tail = tail[len(tail)-20:]
 	}
 	if tail != "" && strings.Contains(before.line, tail) {
-		return "false", tries
+		return "no", tries
 	}
 	return "unknown", tries
 }

@@ -57,7 +57,7 @@ func LimitsFromEnv(getenv func(string) string, warn io.Writer) Limits {
 		n, err := strconv.Atoi(v)
 		if err != nil || n < lo || n > hi {
 			if warn != nil {
-				fmt.Fprintf(warn, "tmx: warning: %s=%q is not an integer in %d..%d; using %d\n", name, v, lo, hi, def)
+				fmt.Fprintf(warn, "tmx: warning: %s=%q must be an integer from %d to %d; using %d\n", name, v, lo, hi, def)
 			}
 			return def
 		}

@@ -34,17 +34,20 @@ type RunOptions struct {
 // RunResult is the outcome of a framed run. Output holds only the lines
 // the command printed, newest kept within the budget.
 type RunResult struct {
-	PaneID                  string   `json:"pane_id"`
-	WindowID                string   `json:"window_id"`
-	SessionID               string   `json:"session_id"`
-	Shell                   string   `json:"shell"`
-	ExitStatus              *int     `json:"exit_status"`
-	Output                  string   `json:"output"`
-	Started                 bool     `json:"started"`
-	TimedOut                bool     `json:"timed_out"`
-	PaneExited              bool     `json:"pane_exited"`
-	ServerGone              bool     `json:"server_gone"`
-	HistoryOverflow         bool     `json:"history_overflow"`
+	PaneID          string `json:"pane_id"`
+	WindowID        string `json:"window_id"`
+	SessionID       string `json:"session_id"`
+	Shell           string `json:"shell"`
+	ExitStatus      *int   `json:"exit_status"`
+	Output          string `json:"output"`
+	Started         bool   `json:"started"`
+	TimedOut        bool   `json:"timed_out"`
+	PaneExited      bool   `json:"pane_exited"`
+	ServerGone      bool   `json:"server_gone"`
+	HistoryOverflow bool   `json:"history_overflow"`
+	// StartUnknown is true when the server went away before tmx could tell
+	// whether the command started; Started is then true, to be safe.
+	StartUnknown            bool     `json:"start_unknown,omitempty"`
 	DurationMS              int64    `json:"duration_ms"`
 	EffectiveTimeoutSeconds float64  `json:"effective_timeout_seconds"`
 	Truncated               bool     `json:"truncated"`
@@ -84,11 +87,14 @@ func shellOf(cmd string) (string, shellKind) {
 // pane_in_mode, caller_pane, caller_unproven, pane_busy.
 func CheckRunnable(p PaneInfo, caller Caller) error {
 	if err := checkInputTarget(p, caller, false); err != nil {
+		if te := tmxerr.As(err); te.Code == tmxerr.CallerPane {
+			te.Hint = "tmx run would wait for itself there; run in another pane"
+		}
 		return err
 	}
 	busy := func(what string) error {
 		return tmxerr.Errorf(tmxerr.PaneBusy, "pane %s is running %q, not a shell at its prompt", p.PaneID, what).
-			WithHint("wait for it to finish (tmx wait), interrupt it (tmx send %s C-c), or use another pane", p.PaneID)
+			WithHint("wait for it to finish (tmx wait, wait_for_text), end it the way that program ends, or use another pane")
 	}
 	name, kind := shellOf(p.PaneCurrentCommand)
 	if kind == shellNone {
@@ -98,7 +104,7 @@ func CheckRunnable(p PaneInfo, caller Caller) error {
 		if _, k := shellOf(fg); fg == "" || k != shellNone {
 			// The job's leader is a subshell (such as a run's frame).
 			return tmxerr.Errorf(tmxerr.PaneBusy, "pane %s is running a command: its %s is not at its prompt", p.PaneID, name).
-				WithHint("wait for it to finish (tmx wait), interrupt it (tmx send %s C-c), or use another pane", p.PaneID)
+				WithHint("wait for it to finish (tmx wait, wait_for_text), interrupt it (C-c with tmx send or send_keys), or use another pane")
 		}
 		return busy(fg)
 	}
@@ -206,6 +212,12 @@ func (c *Client) Run(ctx context.Context, snap *Snapshot, p PaneInfo, command st
 	if o.SuppressHistory {
 		typed = " " + typed
 	}
+	// Text already typed at the prompt and not submitted would be glued to
+	// the frame and run with it. C-e then C-u (end of line, kill to its
+	// start) removes it in the emacs keymaps of bash, zsh, ksh and fish,
+	// and C-u is the terminal's line-kill character where no line editor
+	// runs (dash). bash and zsh keep the killed text: C-y brings it back.
+	typed = "\x05\x15" + typed
 
 	// The start marker is printed at or below the cursor row at this
 	// moment; its absolute row (history_size + cursor_y) only moves up if
@@ -245,19 +257,28 @@ func (c *Client) Run(ctx context.Context, snap *Snapshot, p PaneInfo, command st
 	b := Budget(out, o.MaxLines, o.MaxBytes)
 	res.Output, res.Truncated, res.DroppedLines, res.DroppedBytes = b.Text(), b.Truncated || overflow, b.DroppedLines, b.DroppedBytes
 	if !res.Started {
-		// The frame never ran: remove the command so a late start cannot
-		// run it (the frame then evals nothing).
-		c.deleteBuffers(cmdBuf)
+		// No marker was seen. The frame deletes the command's buffer when
+		// it reads it, so deleting it now tells whether it started, and if
+		// it had not, keeps a late start from running it (the frame then
+		// evals nothing). When that cannot be told, say started: a caller
+		// that retries a command that did run can do harm.
+		switch started, known := c.consumeBuffer(cmdBuf); {
+		case !known:
+			res.Started = true
+			res.StartUnknown = true
+		default:
+			res.Started = started
+		}
 	}
 	switch {
 	case res.ServerGone:
-		res.Note = "the tmux server exited before the command finished"
+		res.Note = "the tmux server exited before the command finished; it may have run in part"
 	case res.PaneExited:
-		res.Note = "the pane's program exited before the command finished"
+		res.Note = "the pane's program exited before the command finished; it may have run in part"
 	case res.TimedOut && res.Started:
-		res.Note = fmt.Sprintf("the command is still running after %gs; look at the pane (tmx capture %s) before retrying, or interrupt it (tmx send %s C-c)", o.Timeout.Seconds(), p.PaneID, p.PaneID)
+		res.Note = fmt.Sprintf("the command may still be running after %gs: look at pane %s (capture_pane, tmx capture) before retrying, or interrupt it (send_keys C-c, tmx send)", o.Timeout.Seconds(), p.PaneID)
 	case res.TimedOut:
-		res.Note = fmt.Sprintf("the frame did not start within %gs: the shell may be busy or had text already typed at its prompt; look at the pane (tmx capture %s)", o.Timeout.Seconds(), p.PaneID)
+		res.Note = fmt.Sprintf("the command did not start within %gs and now never will: the shell in pane %s was busy; look at it before retrying", o.Timeout.Seconds(), p.PaneID)
 	case overflow:
 		res.Note = "the start of the output scrolled out of the pane's history (history-limit); it is lost"
 	}
@@ -425,6 +446,22 @@ func (c *Client) paneGone(ctx context.Context, paneID string) (serverGone, paneE
 	return false, recs[0][1] == "1"
 }
 
+// consumeBuffer deletes a run's command buffer: started is true when the
+// frame had already read (and deleted) it; known is false when the server
+// could not be asked.
+func (c *Client) consumeBuffer(name string) (started, known bool) {
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	defer cancel()
+	_, err := c.Exec(ctx, nil, "delete-buffer", "-b", name)
+	switch {
+	case err == nil:
+		return false, true
+	case strings.Contains(err.Error(), "unknown buffer"), strings.Contains(err.Error(), "no buffer"):
+		return true, true
+	}
+	return false, false
+}
+
 func (c *Client) deleteBuffers(names ...string) {
 	args := []string{}
 	for i, n := range names {
@@ -538,7 +575,7 @@ func buildFrame(kind shellKind, tmux, socket string, m frameMarkers, buf, comman
 		script = "begin\n" +
 			"set -l __tmx_t " + q(tmux) + "; set -l __tmx_s " + q(socket) + "\n" +
 			"builtin printf '%s%s\\n' " + m.half1 + " " + m.half2 + "-s\n" +
-			"command fish -c " + q(command) + "\n" +
+			"command fish -c " + q(" "+command) + "\n" +
 			"builtin printf '\\n%s%s:%s\\n' " + m.half1 + " " + m.half2 + "-e $status\n" +
 			"command $__tmx_t -S $__tmx_s wait-for -S " + m.channel + "\n" +
 			"end\n"
@@ -550,7 +587,7 @@ func buildFrame(kind shellKind, tmux, socket string, m frameMarkers, buf, comman
 		"\\trap 's=$?;\\printf \"\\n%s%s:%s\\n\" " + m.half1 + " " + m.half2 + "-e \"$s\";\"$__tmx_t\" -S \"$__tmx_s\" wait-for -S " + m.channel + "' 0\n" +
 		"\\trap '\\exit 130' INT;\\trap '\\exit 143' TERM;\\trap '\\exit 129' HUP\n" +
 		"\\printf '%s%s\\n' " + m.half1 + " " + m.half2 + "-s\n" +
-		"(\\eval " + q(command) + "))\n"
+		"(\\eval " + q(" "+command) + "))\n"
 	return typed, script
 }
 

@@ -106,7 +106,7 @@ func Parse(s string) (Selector, error) {
 	case '%', '@', '$':
 		n, err := parseDigits(s[1:])
 		if err != "" {
-			return fail(2, "%s after %q", err, s[:1])
+			return fail(2+firstNonDigit(s[1:]), "%s after %q", err, s[:1])
 		}
 		form := map[byte]Form{'%': FormPaneID, '@': FormWindowID, '$': FormSessionID}[s[0]]
 		return Selector{Form: form, ID: n}, nil
@@ -168,6 +168,20 @@ func MustParse(s string) Selector {
 		panic(err)
 	}
 	return sel
+}
+
+// firstNonDigit returns the offset of the first byte of s that is not a
+// digit (len(s) when all are), for error columns.
+func firstNonDigit(s string) int {
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return i
+		}
+	}
+	if len(s) > maxDigits {
+		return maxDigits
+	}
+	return len(s)
 }
 
 func isDigits(s string) bool {

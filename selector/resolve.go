@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/tmx-sh/tmx/tmxerr"
 )
@@ -258,8 +259,19 @@ func (snap *Snapshot) windowsOf(session string) []string {
 		})
 }
 
-// quoteName quotes a name only when it would be unclear bare.
+// maxListedName bounds a name in a list of what exists.
+const maxListedName = 64
+
+// quoteName quotes a name only when it would be unclear bare, and cuts a
+// long one.
 func quoteName(s string) string {
+	if len(s) > maxListedName {
+		cut := maxListedName
+		for cut > 0 && !utf8.RuneStart(s[cut]) {
+			cut--
+		}
+		s = s[:cut] + "…"
+	}
 	if s == "" || strings.ContainsAny(s, " \t\"'\\") || strconv.Quote(s) != `"`+s+`"` {
 		return strconv.Quote(s)
 	}

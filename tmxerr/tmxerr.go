@@ -114,7 +114,7 @@ var table = map[Code]Info{
 	NameInUse:       {NameInUse, ExitFailure, "a session with that name already exists"},
 	NoServer:        {NoServer, ExitFailure, "no tmux server is running on the selected socket"},
 	ServerGone:      {ServerGone, ExitFailure, "the tmux server exited during the call"},
-	SocketError:     {SocketError, ExitFailure, "the socket cannot be used (permissions, a bad path, or both a name and a path given)"},
+	SocketError:     {SocketError, ExitFailure, "the socket cannot be used (permissions, a relative or missing path, a name tmx does not accept)"},
 	ConfigError:     {ConfigError, ExitFailure, "the configuration for a new server cannot be written or read (TMX_TMUX_CONFIG must be an absolute, readable path)"},
 	TmuxNotFound:    {TmuxNotFound, ExitFailure, "the tmux binary was not found (--tmux, TMX_TMUX, then PATH)"},
 	TmuxUnsupported: {TmuxUnsupported, ExitFailure, "tmux is older than 3.2a"},

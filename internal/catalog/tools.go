@@ -17,9 +17,9 @@ func target(required bool, what string) Param {
 
 var (
 	pMaxLines = Param{Name: "max_lines", Type: "integer", Minimum: num(1), Sink: SinkBound,
-		Description: "Keep at most this many lines, newest first (default and ceiling: the server's TMX_MAX_LINES, 500)."}
+		Description: "Keep at most this many lines, the newest (default and ceiling: the server's TMX_MAX_LINES, 500)."}
 	pMaxBytes = Param{Name: "max_bytes", Type: "integer", Minimum: num(1), Sink: SinkBound,
-		Description: "Keep at most this many bytes (default and ceiling: the server's TMX_MAX_BYTES, 128000)."}
+		Description: "Keep at most this many bytes, the newest (default and ceiling: the server's TMX_MAX_BYTES, 128000)."}
 	pTimeout = Param{Name: "timeout_seconds", Type: "number", Minimum: num(0), Sink: SinkBound,
 		Description: "How long to wait; default 30, clamped to the server's ceiling (120 unless TMX_WAIT_MAX_SECONDS says otherwise). The result reports effective_timeout_seconds."}
 	pConfirm = Param{Name: "confirm", Type: "boolean", Sink: SinkBound,
@@ -359,7 +359,7 @@ var tools = []Tool{
 	},
 	{
 		Name: "paste_text", Title: "Paste text", Toolset: Execute,
-		Summary: "Pastes literal text into one pane through a private tmux buffer (synchronized panes do not receive it; tmux never parses it), bracketed so that a shell or TUI that enabled bracketed paste inserts several lines without running them. enter presses Enter afterwards as a separate step and reports submitted (true, false or unknown).",
+		Summary: "Pastes literal text into one pane through a private tmux buffer (synchronized panes do not receive it; tmux never parses it), bracketed so that a shell or TUI that enabled bracketed paste inserts several lines without running them. enter presses Enter afterwards as a separate step and reports submitted (yes, no or unknown). Control characters other than tab and newline are refused: send Escape or C-c with send_keys.",
 		Params: []Param{
 			target(true, "The pane (a session or window: its active pane)"),
 			{Name: "text", Type: "string", Required: true, Payload: true, Sink: SinkPaneInput, Description: "The text to paste, exactly."},

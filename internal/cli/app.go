@@ -10,6 +10,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"regexp"
 	"strings"
 	"syscall"
 
@@ -184,11 +185,15 @@ func unknownCommand(name string) error {
 	return tmxerr.Errorf(tmxerr.Usage, "unknown command %q", name).WithHint("list commands with: tmx --help")
 }
 
+// flagNameRE finds Go flag-package names ("-timeout") in its messages.
+var flagNameRE = regexp.MustCompile(`(^|[\s:])-([a-z][a-z-]+)`)
+
+// usageError rewrites a flag-parsing error in tmx's words: long flags with
+// two dashes, no Go flag-package phrasing.
 func usageError(err error) error {
-	msg := err.Error()
-	msg = strings.TrimPrefix(msg, "flag provided but not defined: ")
-	if msg != err.Error() {
-		return tmxerr.Errorf(tmxerr.Usage, "unknown flag %s", msg).WithHint("see the command's flags with: tmx COMMAND --help; global flags go before the command")
+	msg := flagNameRE.ReplaceAllString(err.Error(), "$1--$2")
+	if name, ok := strings.CutPrefix(msg, "flag provided but not defined: "); ok {
+		return tmxerr.Errorf(tmxerr.Usage, "unknown flag %s", name).WithHint("see the command's flags with: tmx COMMAND --help; global flags go before the command")
 	}
 	return tmxerr.Errorf(tmxerr.Usage, "%s", msg).WithHint("see: tmx COMMAND --help")
 }
@@ -229,7 +234,13 @@ func newClient(c *cli.Context, env *Env) (*client.Client, error) {
 	if err != nil {
 		return nil, err
 	}
-	cl.SetLimits(client.LimitsFromEnv(cl.Getenv, env.Err))
+	// Under --json stderr carries at most the one error document, so bad
+	// TMX_* values fall back to their defaults without a warning line.
+	var warn io.Writer = env.Err
+	if isJSON(c) {
+		warn = nil
+	}
+	cl.SetLimits(client.LimitsFromEnv(cl.Getenv, warn))
 	return cl, nil
 }
 

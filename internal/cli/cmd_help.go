@@ -45,13 +45,17 @@ func helpCmd(env *Env) *cli.Command {
 			if c.NArg() == 0 {
 				return cli.ShowAppHelp(c)
 			}
+			if c.NArg() > 1 {
+				return tmxerr.Errorf(tmxerr.Usage, "help takes one COMMAND or TOPIC, got %d", c.NArg()).WithHint("e.g. tmx help run")
+			}
 			name := c.Args().First()
 			if topic, ok := helpTopics[name]; ok {
 				fmt.Fprint(env.Out, topic())
 				return nil
 			}
-			if c.App.Command(name) != nil {
-				return cli.ShowCommandHelp(c, name)
+			if cmd := c.App.Command(name); cmd != nil {
+				cli.HelpPrinter(env.Out, cli.CommandHelpTemplate, cmd)
+				return nil
 			}
 			topics := make([]string, 0, len(helpTopics))
 			for t := range helpTopics {
@@ -80,7 +84,8 @@ Every command names tmux objects in one grammar:
 
 Names match exactly: never a prefix, never a pattern, so "bill" does not
 select "billing". Write a leading "=" when a session name starts with %, @,
-$ or =. A window whose name is all digits, or ends in "." and digits, is
+$ or = (or with -, so it cannot be read as a flag: =-name), or put targets
+after --. A window whose name is all digits, or ends in "." and digits, is
 reached by its id (@N).
 
 Where a pane is needed, a session or window target means its active pane,

@@ -20,7 +20,7 @@ func emitInput(x *call, snap *client.Snapshot, res *client.InputResult, what str
 		if x.env.StderrTTY {
 			fmt.Fprintf(x.env.Err, "tmx: sent %s to %s\n", what, strings.Join(res.TargetPaneIDs, " "))
 		}
-		if res.Enter && res.Submitted != "true" {
+		if res.Enter && res.Submitted != "yes" {
 			fmt.Fprintf(x.env.Err, "tmx: warning: submission %s: the pane did not visibly change after Enter\n", res.Submitted)
 		}
 		for _, warn := range res.Warnings {
@@ -103,7 +103,7 @@ func typeCmd(env *Env) *cli.Command {
 			&cli.BoolFlag{Name: "enter", Usage: "press Enter after the text"},
 			confirmSelfFlag, stdinFlag("read the TEXT from stdin"), jsonFlag(),
 		},
-		Action: action(env, func(x *call) error {
+		Action: payloadAction(env, func(x *call) error {
 			text := strings.Join(x.payload, " ")
 			if x.Bool("stdin") && len(x.payload) == 0 {
 				var err error

@@ -36,12 +36,12 @@ func runCmd(env *Env) *cli.Command {
 			"Examples:\n   tmx run -- uname -a\n   tmx run --json work -- 'make test 2>&1 | tail -5'\n   tmx run --timeout 300 build:0 -- cargo build",
 		Category: catExecute,
 		Flags: []cli.Flag{
-			&cli.Float64Flag{Name: "timeout", Usage: "wait at most `SECONDS` (default 30, clamped to TMX_WAIT_MAX_SECONDS)"},
+			timeoutFlag,
 			&cli.BoolFlag{Name: "suppress-history", Usage: "start the typed line with a space (best effort: shells that ignore such lines keep it out of history)"},
 			stdinFlag("read COMMAND from stdin instead of the arguments"),
 			linesFlag, maxBytesFlag, jsonFlag(),
 		},
-		Action: action(env, func(x *call) error {
+		Action: payloadAction(env, func(x *call) error {
 			if len(x.args) > 1 {
 				return tmxerr.Errorf(tmxerr.Usage, "run takes at most one TARGET before --, got %d arguments", len(x.args)).
 					WithHint("put the command after --: tmx run TARGET -- COMMAND")

@@ -51,11 +51,11 @@ func newCmd(env *Env) *cli.Command {
 			&cli.StringFlag{Name: "name", Aliases: []string{"s"}, Usage: "session `NAME` (default: tmux picks a number)"},
 			&cli.StringFlag{Name: "window-name", Aliases: []string{"n"}, Usage: "first window's `NAME`"},
 			dirFlag,
-			&cli.IntFlag{Name: "width", Aliases: []string{"x"}, Usage: "width in `COLS` (default 200)"},
-			&cli.IntFlag{Name: "height", Aliases: []string{"y"}, Usage: "height in `ROWS` (default 50)"},
+			&cli.IntFlag{Name: "width", Aliases: []string{"x"}, Usage: "width in `COLS`", DefaultText: "200"},
+			&cli.IntFlag{Name: "height", Aliases: []string{"y"}, Usage: "height in `ROWS`", DefaultText: "50"},
 			jsonFlag(),
 		},
-		Action: action(env, func(x *call) error {
+		Action: payloadAction(env, func(x *call) error {
 			if err := exactArgs(x.Context, x.args, 0, "no arguments before --"); err != nil {
 				return err
 			}
@@ -91,7 +91,7 @@ func newWindowCmd(env *Env) *cli.Command {
 			dirFlag,
 			jsonFlag(),
 		},
-		Action: action(env, func(x *call) error {
+		Action: payloadAction(env, func(x *call) error {
 			if err := exactArgs(x.Context, x.args, 1, "one TARGET"); err != nil {
 				return err
 			}
@@ -129,7 +129,7 @@ func splitCmd(env *Env) *cli.Command {
 			dirFlag,
 			jsonFlag(),
 		},
-		Action: action(env, func(x *call) error {
+		Action: payloadAction(env, func(x *call) error {
 			cl, snap, r, err := x.onlyTarget()
 			if err != nil {
 				return err

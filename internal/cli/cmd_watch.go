@@ -13,7 +13,7 @@ import (
 	"github.com/tmx-sh/tmx/tmxerr"
 )
 
-var timeoutFlag = &cli.Float64Flag{Name: "timeout", Usage: "wait at most `SECONDS` (default 30, clamped to TMX_WAIT_MAX_SECONDS)"}
+var timeoutFlag = &cli.Float64Flag{Name: "timeout", Usage: "wait at most `SECONDS`", DefaultText: "30, clamped to TMX_WAIT_MAX_SECONDS (120)"}
 
 // progress shows a wait's progress on stderr, once a second, when stderr is
 // a terminal. The returned function clears it.
@@ -301,18 +301,13 @@ func searchCmd(env *Env) *cli.Command {
 		Flags: []cli.Flag{
 			&cli.BoolFlag{Name: "regex", Usage: "PATTERN is an RE2 regex"},
 			&cli.BoolFlag{Name: "ignore-case", Usage: "match without regard to case"},
-			&cli.IntFlag{Name: "lines", Usage: "read each pane's newest `N` lines (default and ceiling TMX_MAX_LINES)"},
-			&cli.IntFlag{Name: "max-panes", Value: 64, Usage: "read at most `N` panes (at most 256)"},
-			&cli.IntFlag{Name: "max-matches", Value: 100, Usage: "return at most `N` matches (at most 1000)"},
+			&cli.IntFlag{Name: "lines", Usage: "read each pane's newest `N` lines", DefaultText: "TMX_MAX_LINES, 500; also the ceiling"},
+			&cli.IntFlag{Name: "max-panes", Value: 64, Usage: "read at most `N` panes (256 at most)"},
+			&cli.IntFlag{Name: "max-matches", Value: 100, Usage: "return at most `N` matches (1000 at most)"},
 			maxBytesFlag, jsonFlag(),
 		},
 		Action: action(env, func(x *call) error {
-			args := x.args
-			if len(args) == 0 {
-				args = x.payload // tmx search -- -PATTERN [TARGET]
-			} else if len(x.payload) > 0 {
-				return tmxerr.New(tmxerr.Usage, "search takes its PATTERN before --, or after it, not both", "usage: tmx search PATTERN [TARGET]")
-			}
+			args := x.args // tmx search -- -PATTERN [TARGET] works too
 			if len(args) < 1 || len(args) > 2 {
 				return tmxerr.New(tmxerr.Usage, "search takes a PATTERN and at most one TARGET", "usage: tmx search PATTERN [TARGET]; a pattern that starts with - goes after --")
 			}

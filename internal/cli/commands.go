@@ -11,6 +11,7 @@ import (
 
 	"github.com/tmx-sh/tmx/client"
 	"github.com/tmx-sh/tmx/selector"
+	"github.com/tmx-sh/tmx/tmxerr"
 )
 
 // Command categories, shown in tmx --help.
@@ -43,15 +44,36 @@ type call struct {
 	cl      *client.Client
 }
 
-// action wraps fn with the common steps: split positional arguments from
-// the payload, reject flags after arguments.
+// action wraps fn for a command without a payload: arguments after "--"
+// are arguments like the others (so a target that starts with "-" can
+// follow "--"), and a flag after an argument is refused.
 func action(env *Env, fn func(x *call) error) cli.ActionFunc {
 	return func(c *cli.Context) error {
 		args, payload, err := positional(c)
 		if err != nil {
 			return err
 		}
-		return fn(&call{Context: c, env: env, json: isJSON(c), args: args, payload: payload})
+		x := &call{Context: c, env: env, json: isJSON(c), args: append(args, payload...)}
+		if err := checkPositive(x); err != nil {
+			return err
+		}
+		return fn(x)
+	}
+}
+
+// payloadAction wraps fn for a command whose arguments after "--" are a
+// payload (a command, text, keys): x.args are those before it.
+func payloadAction(env *Env, fn func(x *call) error) cli.ActionFunc {
+	return func(c *cli.Context) error {
+		args, payload, err := positional(c)
+		if err != nil {
+			return err
+		}
+		x := &call{Context: c, env: env, json: isJSON(c), args: args, payload: payload}
+		if err := checkPositive(x); err != nil {
+			return err
+		}
+		return fn(x)
 	}
 }
 
@@ -115,9 +137,33 @@ func (x *call) emit(doc any, human func(w io.Writer)) error {
 // Flags shared by several commands.
 var (
 	confirmSelfFlag = &cli.BoolFlag{Name: "confirm-self", Usage: "allow the caller's own pane (or its window or session) as the target"}
-	linesFlag       = &cli.IntFlag{Name: "lines", Usage: "keep at most `N` lines, newest first (default and ceiling TMX_MAX_LINES, 500)"}
-	maxBytesFlag    = &cli.IntFlag{Name: "max-bytes", Usage: "keep at most `N` bytes (default and ceiling TMX_MAX_BYTES, 128000)"}
+	linesFlag       = &cli.IntFlag{Name: "lines", Usage: "keep the newest `N` lines at most", DefaultText: "TMX_MAX_LINES, 500; also the ceiling"}
+	maxBytesFlag    = &cli.IntFlag{Name: "max-bytes", Usage: "keep the newest `N` bytes at most", DefaultText: "TMX_MAX_BYTES, 128000; also the ceiling"}
 )
+
+// checkPositive refuses numeric flags given a value that is not positive
+// (leaving a flag out means its default).
+func checkPositive(x *call) error {
+	for _, f := range x.Command.Flags {
+		name := f.Names()[0]
+		if !x.IsSet(name) {
+			continue
+		}
+		var bad bool
+		switch f.(type) {
+		case *cli.IntFlag:
+			bad = x.Int(name) <= 0
+		case *cli.Float64Flag:
+			bad = x.Float64(name) <= 0
+		default:
+			continue
+		}
+		if bad {
+			return tmxerr.Errorf(tmxerr.Usage, "--%s must be positive", name).WithHint("leave --%s out for its default", name)
+		}
+	}
+	return nil
+}
 
 func quoteIfNeeded(s string) string {
 	if s == "" || strings.ContainsAny(s, " \t\n\"'\\") || strconv.Quote(s) != `"`+s+`"` {

@@ -25,7 +25,7 @@ func TestTypeEnterIsSeparate(t *testing.T) {
 	srv := tmuxtest.New(t)
 	pane := rawReaderPane(t, srv, "raw")
 	d := mustJSON(t, srv, 0, "type", "--enter", pane, "--", "hello world")
-	if d["enter"] != true || d["submitted"] != "true" || d["text"] != "hello world" {
+	if d["enter"] != true || d["submitted"] != "yes" || d["text"] != "hello world" {
 		t.Errorf("unexpected document: %v", d)
 	}
 	screen := srv.WaitFor(pane, func(s string) bool { return len(chunks(s)) >= 2 }, 5*time.Second)
@@ -45,7 +45,7 @@ func TestPasteBracketedThenEnter(t *testing.T) {
 		t.Fatalf("paste: %d %s", r.code, r.stderr)
 	}
 	d := r.doc(t)
-	if d["bracketed"] != true || d["bytes"] != float64(17) || d["submitted"] != "true" {
+	if d["bracketed"] != true || d["bytes"] != float64(17) || d["submitted"] != "yes" {
 		t.Errorf("unexpected document: %v", d)
 	}
 	if w, _ := d["warnings"].([]any); len(w) != 1 || !strings.Contains(w[0].(string), "bracketed paste") {
@@ -59,6 +59,26 @@ func TestPasteBracketedThenEnter(t *testing.T) {
 	if b := srv.Tmux("list-buffers", "-F", "#{buffer_name}"); b != "" {
 		t.Errorf("buffers left behind: %q", b)
 	}
+}
+
+// A paste cannot end bracketed paste early (ESC[201~) and run the rest,
+// nor carry C-c: control characters other than tab and newline are
+// refused, and nothing reaches the pane.
+func TestPasteRefusesControlCharacters(t *testing.T) {
+	srv := tmuxtest.New(t)
+	pane := srv.NewPane("s", "bash", 80, 20)
+	before := srv.Capture(pane)
+	for _, text := range []string{"echo a\x1b[201~; echo injected\n", "x\x03y", "a\x7f", "\xff"} {
+		r := tmx(t, srv, text, "--json", "paste", pane)
+		if code, _, _ := r.errDoc(t); r.code != 2 || code != tmxerr.InvalidArgument {
+			t.Errorf("%q: exit %d %s", text, r.code, code)
+		}
+	}
+	time.Sleep(200 * time.Millisecond)
+	if after := srv.Capture(pane); after != before {
+		t.Errorf("a refused paste reached the pane:\n%s", after)
+	}
+	mustJSON(t, srv, 0, "send", pane, "C-u")
 }
 
 // B02 in a real shell: bash 5.1+ keeps a bracketed multi-line paste
@@ -188,8 +208,14 @@ func TestTypeRefusesControlCharacters(t *testing.T) {
 	if srv.Capture(pane) != before {
 		t.Errorf("refused text reached the pane")
 	}
-	// A tab is text.
-	mustJSON(t, srv, 0, "type", pane, "--", "echo\tx")
+	// A tab would complete: refused too, pointing to send and paste.
+	if code, _ := mustFail(t, srv, 2, "type", pane, "--", "echo\tx"); code != tmxerr.InvalidArgument {
+		t.Errorf("tab: %s", code)
+	}
+	// Long text goes by paste.
+	if code, msg := mustFail(t, srv, 2, "type", pane, "--", strings.Repeat("x", 20000)); code != tmxerr.InvalidArgument || !strings.Contains(msg, "at most") {
+		t.Errorf("long text: %s %s", code, msg)
+	}
 }
 
 // Input follows synchronize-panes: the cohort is listed, and one modal

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"fmt"
+	"os"
 	"os/exec"
 	"strings"
 	"testing"
@@ -139,7 +140,7 @@ func TestRunTimeout(t *testing.T) {
 	if d["output"] != "before" {
 		t.Errorf("partial output = %q, want %q", d["output"], "before")
 	}
-	if !strings.Contains(d["note"].(string), "still running") {
+	if !strings.Contains(d["note"].(string), "may still be running") {
 		t.Errorf("note does not say the command may still run: %q", d["note"])
 	}
 	// The command still runs, so a second run is refused before typing.
@@ -367,5 +368,44 @@ func TestRunLateSignalDoesNotLeak(t *testing.T) {
 	out, _ := exec.Command("pgrep", "-f", "tmux .*"+srv.Name+" .*wait-for").Output()
 	if strings.TrimSpace(string(out)) != "" {
 		t.Errorf("wait-for clients left behind: %s", out)
+	}
+}
+
+// Text left typed at the prompt is not run with the frame; the command
+// still runs.
+func TestRunClearsPendingInput(t *testing.T) {
+	srv := tmuxtest.New(t)
+	pane := srv.NewPane("s", "bash", 80, 20)
+	dir := t.TempDir()
+	srv.Tmux("send-keys", "-t", pane, "-l", "touch "+dir+"/pending ")
+	srv.WaitFor(pane, func(s string) bool { return strings.Contains(s, "pending") }, 5*time.Second)
+	d := runIn(t, srv, pane, "echo ran", 0, "--timeout", "10")
+	if d["output"] != "ran" || d["started"] != true {
+		t.Fatalf("run after pending input: %v", d)
+	}
+	if _, err := os.Stat(dir + "/pending"); err == nil {
+		t.Error("the pending text ran")
+	}
+}
+
+// A command that did start is reported started even when its pane dies
+// before the end marker is seen, and a command text starting with - is a
+// command, not an option of eval.
+func TestRunStartedAndDashCommand(t *testing.T) {
+	srv := tmuxtest.New(t)
+	pane := srv.NewPane("s", "bash", 80, 20)
+	srv.Tmux("split-window", "-d", "-t", pane)
+	go func() {
+		time.Sleep(700 * time.Millisecond)
+		srv.Tmux("kill-pane", "-t", pane)
+	}()
+	d := runIn(t, srv, pane, "sleep 20", 1)
+	if d["started"] != true || d["pane_exited"] != true {
+		t.Errorf("killed mid-run: %v", d)
+	}
+	other := srv.NewPane("t", "bash", 80, 20)
+	d = runIn(t, srv, other, "--json", 127)
+	if !strings.Contains(d["output"].(string), "--json") || strings.Contains(d["output"].(string), "invalid option") {
+		t.Errorf("command starting with -: %v", d["output"])
 	}
 }

@@ -40,11 +40,6 @@ func (s *Server) callTool(ctx context.Context, conn *jsonrpc2.Conn, req *jsonrpc
 		rec.Outcome, rec.ErrorCode, rec.DurationMS = outcome, code, time.Since(began).Milliseconds()
 		s.audit.write(rec)
 	}
-	tool, ok := s.tools[p.Name]
-	if !ok {
-		finish("refused", "unknown_tool")
-		return nil, rpcError(jsonrpc2.CodeInvalidParams, "unknown tool: %q (list the tools with tools/list)", p.Name)
-	}
 	args := bytes.TrimSpace(p.Arguments)
 	if len(args) == 0 || string(args) == "null" {
 		args = []byte("{}")
@@ -60,6 +55,11 @@ func (s *Server) callTool(ctx context.Context, conn *jsonrpc2.Conn, req *jsonrpc
 		return nil, rpcError(jsonrpc2.CodeInvalidParams, "arguments must be an object")
 	}
 	rec.Arguments = redact(obj)
+	tool, ok := s.tools[p.Name]
+	if !ok {
+		finish("refused", "unknown_tool")
+		return nil, rpcError(jsonrpc2.CodeInvalidParams, "unknown tool: %q (list the tools with tools/list)", p.Name)
+	}
 
 	// Schemas are advice to clients: check again before any side effect.
 	if err := s.checkArgs(tool, obj); err != nil {
@@ -122,7 +122,8 @@ func (s *Server) callTool(ctx context.Context, conn *jsonrpc2.Conn, req *jsonrpc
 		finish("ok", "")
 		return successResult(doc), nil
 	}
-	if e := gjson.GetBytes(bytes.TrimSpace(out.stderr), "error"); e.IsObject() {
+	// The error document is stderr's last line.
+	if e := gjson.Get(lastLine(strings.TrimSpace(string(out.stderr))), "error"); e.IsObject() {
 		code := e.Get("code").String()
 		finish("error", code)
 		return errorResult(code, e.Get("message").String(), mcpHint(tmxerr.Code(code), e.Get("hint").String())), nil

@@ -135,7 +135,7 @@ func TestSDKEndToEnd(t *testing.T) {
 		t.Errorf("send_keys: %v", d)
 	}
 	d, _ = call(t, s, tools, "paste_text", map[string]any{"target": split, "text": "echo PASTED", "enter": true})
-	if d == nil || d["submitted"] != "true" {
+	if d == nil || d["submitted"] != "yes" {
 		t.Errorf("paste_text: %v", d)
 	}
 
