@@ -56,7 +56,7 @@ mkdir -p "$bindir"
 cd "$here"
 for cmd in tmx tmx-mcp; do
 	say "building $cmd"
-	go build -trimpath -ldflags "-X github.com/tmx-sh/tmx/internal/version.Version=$version" -o "$bindir/$cmd.tmp" "./cmd/$cmd"
+	go build -trimpath -tags urfave_cli_no_docs -ldflags "-X github.com/tmx-sh/tmx/internal/version.Version=$version" -o "$bindir/$cmd.tmp" "./cmd/$cmd"
 	mv -f "$bindir/$cmd.tmp" "$bindir/$cmd"
 done
 say "installed tmx and tmx-mcp in $bindir"

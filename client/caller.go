@@ -3,7 +3,6 @@ package client
 import (
 	"os"
 	"path/filepath"
-	"regexp"
 	"strconv"
 	"strings"
 )
@@ -31,7 +30,29 @@ type Caller struct {
 	Reason string `json:"reason,omitempty"`
 }
 
-var paneIDRE = regexp.MustCompile(`^%[0-9]+$`)
+// isPaneID reports whether s looks like a pane id: % and digits.
+func isPaneID(s string) bool { return len(s) > 1 && s[0] == '%' && isDigits(s[1:]) }
+
+func isDigits(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return s != ""
+}
+
+// onlyBytes reports whether s holds only ASCII letters, digits and the
+// bytes of extra. (Plain loops instead of regexps keep tmx's start fast.)
+func onlyBytes(s, extra string) bool {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || strings.IndexByte(extra, c) >= 0) {
+			return false
+		}
+	}
+	return true
+}
 
 func (c *Client) callerIn(snap *Snapshot) Caller {
 	tmuxVar, paneVar := c.getenv("TMUX"), c.getenv("TMUX_PANE")
@@ -76,7 +97,7 @@ func callerFrom(tmuxVar, paneVar string, srv Server, paneExists func(string) boo
 	case paneVar == "":
 		cl.Unproven = true
 		cl.Reason = "TMUX names this server but TMUX_PANE is not set"
-	case !paneIDRE.MatchString(paneVar):
+	case !isPaneID(paneVar):
 		cl.Unproven = true
 		cl.Reason = "TMUX_PANE " + strconv.Quote(paneVar) + " is not a pane id"
 	case !paneExists(paneVar):

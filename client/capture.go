@@ -3,6 +3,9 @@ package client
 import (
 	"context"
 	"strconv"
+	"strings"
+
+	"github.com/tmx-sh/tmx/tmxerr"
 )
 
 // CaptureOptions configures [Client.Capture].
@@ -31,20 +34,29 @@ type CaptureResult struct {
 	HistoryLimit int `json:"history_limit"`
 }
 
-// Capture returns the newest lines of p: logical lines (wrapped rows joined,
-// B09) with trailing spaces and the blank padding rows below the last
-// written row removed, cut to the line and byte budgets. DroppedLines counts
-// the lines the budget dropped from what was read; lines further back in
-// the scrollback than the line budget are not read at all.
-func (c *Client) Capture(ctx context.Context, p PaneInfo, o CaptureOptions) (*CaptureResult, error) {
-	res := &CaptureResult{PaneID: p.PaneID, WindowID: p.WindowID, SessionID: p.SessionID,
-		HistorySize: p.HistorySize, HistoryLimit: p.HistoryLimit}
+// captureFields are read in the same invocation as the text: they verify
+// the pane (display-message falls back to another pane when its target is
+// gone, B19) and name its window, session and server.
+var captureFields = []string{"pane_id", "window_id", "session_id", "history_size", "history_limit", "socket_path", "pid"}
+
+// Capture returns the newest lines of pane paneID: logical lines (wrapped
+// rows joined, B09) with trailing spaces and the blank padding rows below
+// the last written row removed, cut to the line and byte budgets. The
+// pane's identity and the text come from one tmux invocation, so a pane id
+// needs no snapshot first. DroppedLines counts the lines the budget dropped
+// from what was read; lines further back in the scrollback than the line
+// budget are not read at all. Errors: target_not_found.
+func (c *Client) Capture(ctx context.Context, paneID string, o CaptureOptions) (*CaptureResult, Server, error) {
+	res := &CaptureResult{}
+	var srv Server
 	var lines []string
 	// Read o.MaxLines rows of history plus the screen; wrapped rows join
 	// into fewer lines, so read further back while that left the budget
 	// short and more history exists.
 	for back := o.MaxLines; ; back *= 4 {
-		args := []string{"capture-pane", "-p", "-t", p.PaneID, "-S", strconv.Itoa(-back)}
+		tok := newToken()
+		args := []string{"display-message", "-p", "-t", paneID, buildFormat(tok, captureFields),
+			";", "capture-pane", "-p", "-t", paneID, "-S", strconv.Itoa(-back)}
 		switch {
 		case !o.Rows:
 			args = append(args, "-J")
@@ -53,10 +65,19 @@ func (c *Client) Capture(ctx context.Context, p PaneInfo, o CaptureOptions) (*Ca
 		}
 		out, err := c.Exec(ctx, nil, args...)
 		if err != nil {
-			return nil, err
+			return nil, srv, err
 		}
-		lines = splitLines(string(out), !o.KeepTrailing)
-		if len(lines) >= o.MaxLines || back >= p.HistorySize || o.Rows {
+		head, text, _ := strings.Cut(string(out), "\n")
+		recs, err := parseRecords(head, tok, len(captureFields))
+		if err != nil || len(recs) != 1 || recs[0][0] != paneID {
+			return nil, srv, tmxerr.Errorf(tmxerr.TargetNotFound, "no pane %s on this server", paneID).
+				WithHint("list what exists with: tmx ls --panes (list_panes)")
+		}
+		r := recs[0]
+		res.PaneID, res.WindowID, res.SessionID, res.HistorySize, res.HistoryLimit = r[0], r[1], r[2], atoi(r[3]), atoi(r[4])
+		srv = Server{SocketPath: r[5], PID: atoi(r[6])}
+		lines = splitLines(text, !o.KeepTrailing)
+		if len(lines) >= o.MaxLines || back >= res.HistorySize || o.Rows {
 			break
 		}
 	}
@@ -65,7 +86,7 @@ func (c *Client) Capture(ctx context.Context, p PaneInfo, o CaptureOptions) (*Ca
 	if res.Lines == nil {
 		res.Lines = []string{}
 	}
-	return res, nil
+	return res, srv, nil
 }
 
 // splitLines splits capture output into lines, drops the blank padding rows

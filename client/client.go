@@ -6,13 +6,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"regexp"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 
 	"github.com/tmx-sh/tmx/tmxerr"
@@ -110,8 +109,6 @@ func (c *Client) SetLimits(l Limits) { c.limits = l }
 // Limits returns the budgets and wait ceiling in force.
 func (c *Client) Limits() Limits { return c.limits }
 
-var socketNameRE = regexp.MustCompile(`^[A-Za-z0-9._+-]{1,100}$`)
-
 // SelectSocket applies the socket rules of [New] without resolving tmux:
 // flags, then TMX_SOCKET_NAME / TMX_SOCKET_PATH, then -L tmx.
 func SelectSocket(opts Options) (Socket, error) {
@@ -139,14 +136,15 @@ func (s Socket) PathIn(getenv func(string) string) string {
 }
 
 // Live reports whether a server accepts connections on the socket. It only
-// connects and closes; it sends tmux nothing.
+// connects and closes; it sends tmux nothing. (A raw socket rather than
+// package net, which would link tmx dynamically and slow every start.)
 func (s Socket) Live(getenv func(string) string) bool {
-	conn, err := net.DialTimeout("unix", s.PathIn(getenv), time.Second)
+	fd, err := syscall.Socket(syscall.AF_UNIX, syscall.SOCK_STREAM|syscall.SOCK_CLOEXEC, 0)
 	if err != nil {
 		return false
 	}
-	conn.Close()
-	return true
+	defer syscall.Close(fd)
+	return syscall.Connect(fd, &syscall.SockaddrUnix{Name: s.PathIn(getenv)}) == nil
 }
 
 func selectSocket(opts Options, getenv func(string) string) (Socket, error) {
@@ -179,7 +177,7 @@ func selectSocket(opts Options, getenv func(string) string) (Socket, error) {
 			return s, tmxerr.Errorf(tmxerr.SocketError, "socket path %q contains control characters", s.Path)
 		}
 		s.Path = filepath.Clean(s.Path)
-	} else if !socketNameRE.MatchString(s.Name) {
+	} else if s.Name == "" || len(s.Name) > 100 || !onlyBytes(s.Name, "._+-") {
 		return s, tmxerr.Errorf(tmxerr.SocketError, "socket name %q is not allowed", s.Name).
 			WithHint("use letters, digits and . _ + - (at most 100), or give a path with --socket-path")
 	}

@@ -112,8 +112,7 @@ func CheckRunnable(p PaneInfo, caller Caller) error {
 }
 
 // promptSettle bounds how long a run waits for a pane's shell to take its
-// terminal back: before typing (an earlier run's frame may be exiting) and
-// after completion (so the next call finds the prompt).
+// terminal back before typing: an earlier run's frame may be exiting.
 const promptSettle = 500 * time.Millisecond
 
 // waitPrompt waits up to d for the pane's shell to be at its prompt,
@@ -125,7 +124,7 @@ func waitPrompt(panePID int, d time.Duration) (atPrompt bool, fg string, ok bool
 		if !ok || atPrompt || time.Now().After(end) {
 			return atPrompt, fg, ok
 		}
-		time.Sleep(5 * time.Millisecond)
+		time.Sleep(time.Millisecond) // a /proc read costs microseconds
 	}
 }
 
@@ -246,11 +245,10 @@ func (c *Client) Run(ctx context.Context, snap *Snapshot, p PaneInfo, command st
 	res.Started = started || found
 	res.HistoryOverflow = overflow
 	if found {
-		res.ExitStatus = &status
 		// The frame's last steps (the tmux client that signalled, the
-		// subshell) are still ending: let the shell take its terminal back
-		// so the next call finds it at its prompt.
-		waitPrompt(p.PanePID, promptSettle)
+		// subshell) may still be ending; the next run waits for the prompt
+		// (CheckRunnable), so this one returns at once.
+		res.ExitStatus = &status
 	} else if !res.ServerGone && !res.PaneExited {
 		res.TimedOut = true
 	}

@@ -3,7 +3,6 @@ package client
 import (
 	"context"
 	"fmt"
-	"regexp"
 	"strconv"
 	"strings"
 
@@ -33,8 +32,6 @@ func (v Version) AtLeast(major, minor int) bool {
 // Supported reports whether tmx supports v: tmux 3.2a and newer.
 func (v Version) Supported() bool { return v.AtLeast(3, 2) }
 
-var versionRE = regexp.MustCompile(`(\d+)\.(\d+)`)
-
 // ParseVersion reads the output of `tmux -V` ("tmux 3.3a").
 func ParseVersion(s string) (Version, error) {
 	s = strings.TrimSpace(s)
@@ -43,16 +40,30 @@ func ParseVersion(s string) (Version, error) {
 	if raw == "master" || strings.HasPrefix(raw, "next-") {
 		v.Dev = true
 	}
-	m := versionRE.FindStringSubmatch(raw)
-	if m == nil {
-		if v.Dev {
-			return v, nil
+	// The first "digits.digits" in it: "3.3a", "next-3.6", "openbsd-7.4".
+	for i := 0; i < len(raw); i++ {
+		j := i
+		for j < len(raw) && raw[j] >= '0' && raw[j] <= '9' {
+			j++
 		}
-		return v, fmt.Errorf("cannot parse tmux version %q", s)
+		if j == i || j >= len(raw) || raw[j] != '.' {
+			continue
+		}
+		k := j + 1
+		for k < len(raw) && raw[k] >= '0' && raw[k] <= '9' {
+			k++
+		}
+		if k == j+1 {
+			continue
+		}
+		v.Major, _ = strconv.Atoi(raw[i:j])
+		v.Minor, _ = strconv.Atoi(raw[j+1 : k])
+		return v, nil
 	}
-	v.Major, _ = strconv.Atoi(m[1])
-	v.Minor, _ = strconv.Atoi(m[2])
-	return v, nil
+	if v.Dev {
+		return v, nil
+	}
+	return v, fmt.Errorf("cannot parse tmux version %q", s)
 }
 
 // Version runs `tmux -V` once and caches the result. It does not contact the

@@ -280,13 +280,11 @@ type ChannelResult struct {
 	DurationMS              int64   `json:"duration_ms"`
 }
 
-var channelRE = regexp.MustCompile(`^[A-Za-z0-9_.:@+=][A-Za-z0-9_.:@+=-]{0,199}$`)
-
 // CheckChannel refuses channel names that tmux's parser or a shell could
 // read as something else: they are letters, digits and _ . : @ + = -, not
 // starting with -, at most 200 bytes.
 func CheckChannel(name string) error {
-	if !channelRE.MatchString(name) {
+	if len(name) == 0 || len(name) > 200 || name[0] == '-' || !onlyBytes(name, "_.:@+=-") {
 		return tmxerr.Errorf(tmxerr.InvalidArgument, "channel name %q is not allowed", name).
 			WithHint("use letters, digits and _ . : @ + = - (not first), at most 200 characters")
 	}

@@ -14,6 +14,8 @@
 package catalog
 
 import (
+	"bytes"
+	"embed"
 	"encoding/json"
 	"fmt"
 	"reflect"
@@ -348,6 +350,31 @@ func (t *Tool) Entry() (Entry, error) {
 		InputSchema: t.InputSchema(), OutputSchema: out, Annotations: t.Annotations(),
 		Meta: map[string]any{MetaKey: t.Capability()},
 	}, nil
+}
+
+//go:embed entries/*.json
+var entryFiles embed.FS
+
+// RawEntry returns t's tools/list entry as JSON. Tools without nested
+// authority come from entries/<name>.json, which TestToolSnapshots keeps
+// equal to [Tool.Entry]: serving them saves tmx-mcp marshalling every
+// schema at start. An aggregate tool's entry depends on exclusions, so it
+// is computed.
+func (t *Tool) RawEntry() (json.RawMessage, error) {
+	if len(t.Nested) == 0 {
+		if b, err := entryFiles.ReadFile("entries/" + t.Name + ".json"); err == nil {
+			var c bytes.Buffer
+			if err := json.Compact(&c, b); err != nil {
+				return nil, err
+			}
+			return c.Bytes(), nil
+		}
+	}
+	e, err := t.Entry()
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(e)
 }
 
 // Lookup returns the tool named name.

@@ -28,10 +28,11 @@ func TestDocsUpToDate(t *testing.T) {
 }
 
 // TestToolSnapshots pins every tool's tools/list entry in
-// testdata/toolsnaps/<name>.json, compared as decoded JSON. A change to a
+// entries/<name>.json, compared as decoded JSON. tmx-mcp serves these files
+// (embedded), so they must equal what the catalog computes. A change to a
 // tool is made on purpose: go test ./internal/catalog -update.
 func TestToolSnapshots(t *testing.T) {
-	dir := filepath.Join("testdata", "toolsnaps")
+	dir := "entries"
 	if *update {
 		os.RemoveAll(dir)
 		os.MkdirAll(dir, 0o755)

@@ -12,6 +12,7 @@ import (
 	"os/signal"
 	"regexp"
 	"strings"
+	"sync"
 	"syscall"
 
 	"github.com/urfave/cli/v2"
@@ -185,13 +186,14 @@ func unknownCommand(name string) error {
 	return tmxerr.Errorf(tmxerr.Usage, "unknown command %q", name).WithHint("list commands with: tmx --help")
 }
 
-// flagNameRE finds Go flag-package names ("-timeout") in its messages.
-var flagNameRE = regexp.MustCompile(`(^|[\s:])-([a-z][a-z-]+)`)
+// flagNameRE finds Go flag-package names ("-timeout") in its messages;
+// compiled on first use, off the start-up path.
+var flagNameRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(^|[\s:])-([a-z][a-z-]+)`) })
 
 // usageError rewrites a flag-parsing error in tmx's words: long flags with
 // two dashes, no Go flag-package phrasing.
 func usageError(err error) error {
-	msg := flagNameRE.ReplaceAllString(err.Error(), "$1--$2")
+	msg := flagNameRE().ReplaceAllString(err.Error(), "$1--$2")
 	if name, ok := strings.CutPrefix(msg, "flag provided but not defined: "); ok {
 		return tmxerr.Errorf(tmxerr.Usage, "unknown flag %s", name).WithHint("see the command's flags with: tmx COMMAND --help; global flags go before the command")
 	}

@@ -387,19 +387,20 @@ func captureCmd(env *Env) *cli.Command {
 			jsonFlag(),
 		},
 		Action: action(env, func(x *call) error {
-			cl, snap, r, err := x.onlyTarget()
+			cl, paneID, err := x.paneTarget()
 			if err != nil {
 				return err
 			}
 			l := cl.Limits()
-			res, err := cl.Capture(x.ctx(), r.Pane, client.CaptureOptions{
+			res, srv, err := cl.Capture(x.ctx(), paneID, client.CaptureOptions{
 				MaxLines: l.Lines(x.Int("lines")), MaxBytes: l.Bytes(x.Int("max-bytes")),
 				Rows: x.Bool("rows"), KeepTrailing: x.Bool("keep-trailing"),
 			})
 			if err != nil {
 				return err
 			}
-			return x.emit(result.Capture{ServerRef: result.RefOf(snap), CaptureResult: *res}, func(w io.Writer) {
+			ref := result.ServerRef{SocketPath: srv.SocketPath, ServerPID: srv.PID}
+			return x.emit(result.Capture{ServerRef: ref, CaptureResult: *res}, func(w io.Writer) {
 				for _, line := range res.Lines {
 					fmt.Fprintln(w, line)
 				}

@@ -110,6 +110,25 @@ func (x *call) onlyTarget() (*client.Client, *client.Snapshot, client.Resolved, 
 	return x.target(x.args[0])
 }
 
+// paneTarget resolves the one TARGET to a pane id. A pane id (%N) is used
+// as it is, without a snapshot: the operation verifies it in the same tmux
+// call that does the work. Other forms are resolved in a snapshot.
+func (x *call) paneTarget() (*client.Client, string, error) {
+	if err := exactArgs(x.Context, x.args, 1, "one TARGET"); err != nil {
+		return nil, "", err
+	}
+	sel, err := selector.Parse(x.args[0])
+	if err != nil {
+		return nil, "", client.SelectorError(err)
+	}
+	if sel.Form == selector.FormPaneID {
+		cl, err := x.client()
+		return cl, sel.String(), err
+	}
+	cl, _, r, err := x.target(x.args[0])
+	return cl, r.Pane.PaneID, err
+}
+
 // target parses arg as a selector (a syntax error is reported before the
 // server is contacted), takes a snapshot and resolves the selector in it.
 func (x *call) target(arg string) (*client.Client, *client.Snapshot, client.Resolved, error) {

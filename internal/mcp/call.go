@@ -140,7 +140,11 @@ func (s *Server) callTool(ctx context.Context, conn *jsonrpc2.Conn, req *jsonrpc
 // byte limits of SPEC section 9 (JSON Schema's maxLength counts characters,
 // the limits count bytes).
 func (s *Server) checkArgs(tool *catalog.Tool, obj map[string]any) error {
-	if err := s.schemas[tool.Name].Validate(obj); err != nil {
+	rs, err := s.schema(tool)
+	if err != nil {
+		return err
+	}
+	if err := rs.Validate(obj); err != nil {
 		return fmt.Errorf("invalid arguments for %s: %v", tool.Name, err)
 	}
 	for _, p := range tool.Params {

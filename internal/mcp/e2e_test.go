@@ -268,16 +268,33 @@ func TestProgressNotifications(t *testing.T) {
 	if err != nil || res.IsError {
 		t.Fatalf("run: %v %v", err, res)
 	}
-	mu.Lock()
-	defer mu.Unlock()
-	if len(got) < 2 {
-		t.Fatalf("%d progress notifications, want at least 2", len(got))
-	}
-	for i := 1; i < len(got); i++ {
-		if got[i] <= got[i-1] {
-			t.Errorf("progress did not increase: %v", got)
+	check := func(what string) {
+		mu.Lock()
+		defer mu.Unlock()
+		if len(got) < 2 {
+			t.Fatalf("%s: %d progress notifications, want at least 2", what, len(got))
 		}
+		for i := 1; i < len(got); i++ {
+			if got[i] <= got[i-1] {
+				t.Errorf("%s: progress did not increase: %v", what, got)
+			}
+		}
+		got = nil
 	}
+	check("run_shell_command")
+
+	// A 3 s wait_for_text that times out: a normal result, with progress.
+	params = &sdk.CallToolParams{Name: "wait_for_text", Arguments: map[string]any{"target": "s", "text": "never-shown", "timeout_seconds": 3}}
+	params.SetProgressToken(7)
+	res, err = s.CallTool(ctx, params)
+	if err != nil || res.IsError {
+		t.Fatalf("wait_for_text: %v %v", err, res)
+	}
+	b, _ := json.Marshal(res.StructuredContent)
+	if !strings.Contains(string(b), `"outcome":"timed_out"`) || !strings.Contains(string(b), `"effective_timeout_seconds":3`) {
+		t.Errorf("wait_for_text result: %s", b)
+	}
+	check("wait_for_text")
 }
 
 // The tmx mcp launcher replaces tmx with tmx-mcp.

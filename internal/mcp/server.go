@@ -101,22 +101,33 @@ func NewServer(cfg Config) (*Server, error) {
 		return nil, err
 	}
 	for _, t := range cfg.Surface.Tools {
-		rs, err := t.InputSchema().Resolve(nil)
-		if err != nil {
-			return nil, fmt.Errorf("input schema of %s: %w", t.Name, err)
-		}
-		s.schemas[t.Name] = rs
 		s.tools[t.Name] = t
 	}
 	return s, nil
 }
 
+// schema returns the resolved input schema of t, resolving it on first use
+// (off tmx-mcp's start).
+func (s *Server) schema(t *catalog.Tool) (*jsonschema.Resolved, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if rs, ok := s.schemas[t.Name]; ok {
+		return rs, nil
+	}
+	rs, err := t.InputSchema().Resolve(nil)
+	if err != nil {
+		return nil, fmt.Errorf("input schema of %s: %w", t.Name, err)
+	}
+	s.schemas[t.Name] = rs
+	return rs, nil
+}
+
 // ToolsList returns the tools/list array of a surface; tmx-mcp --schema
 // prints exactly this.
-func ToolsList(surface *catalog.Surface) ([]catalog.Entry, error) {
-	out := []catalog.Entry{}
+func ToolsList(surface *catalog.Surface) ([]json.RawMessage, error) {
+	out := []json.RawMessage{}
 	for _, t := range surface.Tools {
-		e, err := t.Entry()
+		e, err := t.RawEntry()
 		if err != nil {
 			return nil, err
 		}
