@@ -29,7 +29,7 @@ func commands(env *Env) []*cli.Command {
 		waitForCmd(env), signalChannelCmd(env),
 		newCmd(env), newWindowCmd(env), splitCmd(env), runCmd(env), sendCmd(env), typeCmd(env), pasteCmd(env),
 		killCmd(env),
-		statusCmd(env), capabilitiesCmd(env), mcpCmd(env), versionCmd(env), helpCmd(env),
+		statusCmd(env), doctorCmd(env), capabilitiesCmd(env), mcpCmd(env), completionCmd(env), versionCmd(env), helpCmd(env),
 	}
 }
 
