@@ -312,10 +312,40 @@ func Arg(s string) string {
 }
 
 // Literal makes caller text literal where tmux expands formats (session and
-// window names, -c directories, pane titles, display-message): "#" is
-// doubled once, so "#(cmd)" and "#{var}" arrive as text (B23). It also
-// applies [Arg].
-func Literal(s string) string { return Arg(strings.ReplaceAll(s, "#", "##")) }
+// window names, -c directories, pane titles, display-message), so "#(cmd)"
+// and "#{var}" arrive as text (B23). It also applies [Arg].
+//
+// Every "#" is doubled ("##" expands to "#", FORMATS in tmux(1)) except a
+// run of "#" directly before "[": tmux 3.2 and later copy such a run
+// through unchanged, leaving styles ("#[fg=red]", "##[") for the status
+// line to draw, so doubling it would store two "#" where one was meant.
+// Callers that store a name read it back, which catches a tmux that
+// expands differently.
+func Literal(s string) string {
+	if !strings.Contains(s, "#") {
+		return Arg(s)
+	}
+	var b strings.Builder
+	b.Grow(len(s) + 8)
+	for i := 0; i < len(s); {
+		if s[i] != '#' {
+			b.WriteByte(s[i])
+			i++
+			continue
+		}
+		j := i
+		for j < len(s) && s[j] == '#' {
+			j++
+		}
+		if j < len(s) && s[j] == '[' {
+			b.WriteString(s[i:j])
+		} else {
+			b.WriteString(strings.Repeat("##", j-i))
+		}
+		i = j
+	}
+	return Arg(b.String())
+}
 
 // Exec runs tmux with args and returns its stdout. stdin may be nil. A
 // non-zero exit becomes a coded error classified from tmux's stderr:
