@@ -13,16 +13,18 @@
 //
 // # Exit statuses
 //
-// The process exit statuses are one table, [ExitOK] through [ExitNotFound],
+// The process exit statuses are one table, [ExitOK] through [ExitInterrupted],
 // printed by `tmx help exit-codes` and docs/exit-codes.md. `tmx run` exits
 // with the command's own status when it completes, so its statuses overlap
 // these; read its JSON document to tell them apart.
 package tmxerr
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"sort"
+	"strings"
 )
 
 // Process exit statuses. See the package documentation.
@@ -34,7 +36,29 @@ const (
 	ExitRunTimeout  = 125 // tmx run gave up waiting for the command
 	ExitCannotExec  = 126 // tmx mcp found tmx-mcp but could not exec it
 	ExitNotFound    = 127 // tmx mcp could not find tmx-mcp
+	ExitInterrupted = 130 // SIGINT or SIGTERM ended tmx (128 + SIGINT, as shells report)
 )
+
+// Status is one process exit status and what it means.
+type Status struct {
+	Exit int
+	Doc  string
+}
+
+// Statuses lists the exit statuses in order, for help and docs.
+var Statuses = []Status{
+	{ExitOK, "success"},
+	{ExitFailure, "failure: no server, no such target, a tmux error"},
+	{ExitUsage, "usage error, or a refusal by a safety rule (nothing was done)"},
+	{ExitWaitTimeout, "a wait timed out"},
+	{ExitRunTimeout, "tmx run gave up waiting (the command may still be running)"},
+	{ExitCannotExec, "tmx mcp found tmx-mcp but could not execute it"},
+	{ExitNotFound, "tmx mcp could not find tmx-mcp"},
+	{ExitInterrupted, "interrupted: SIGINT or SIGTERM ended tmx before it finished"},
+}
+
+// RunNote says how tmx run's exit status differs from the table.
+const RunNote = "tmx run otherwise exits with the command's own status, and 1 when the pane or the server went away before the command finished."
 
 // Code is a stable, snake_case error code.
 type Code string
@@ -63,6 +87,7 @@ const (
 	CursorOtherPane   Code = "cursor_other_pane"
 
 	// Failures: the call could not be carried out.
+	Interrupted     Code = "interrupted"
 	TargetNotFound  Code = "target_not_found"
 	AmbiguousTarget Code = "ambiguous_target"
 	NameInUse       Code = "name_in_use"
@@ -109,6 +134,7 @@ var table = map[Code]Info{
 	CursorOtherServer: {CursorOtherServer, ExitUsage, "a since cursor belongs to another tmux server or an earlier run of this one; omit it to start afresh"},
 	CursorOtherPane:   {CursorOtherPane, ExitUsage, "a since cursor belongs to another pane"},
 
+	Interrupted:     {Interrupted, ExitInterrupted, "SIGINT or SIGTERM ended tmx; what it had sent already stays sent (a command typed by tmx run keeps running)"},
 	TargetNotFound:  {TargetNotFound, ExitFailure, "no session, window or pane matches the target; the message lists what exists"},
 	AmbiguousTarget: {AmbiguousTarget, ExitFailure, "more than one window has that name; use its id (@N) or index"},
 	NameInUse:       {NameInUse, ExitFailure, "a session with that name already exists"},
@@ -207,6 +233,9 @@ func As(err error) *Error {
 	if errors.As(err, &te) {
 		return te
 	}
+	if errors.Is(err, context.Canceled) {
+		return &Error{Code: Interrupted, Message: "interrupted", Err: err}
+	}
 	return &Error{Code: Internal, Message: err.Error(), Err: err}
 }
 
@@ -217,4 +246,27 @@ func ExitStatus(err error) int {
 		return ExitOK
 	}
 	return As(err).Code.Exit()
+}
+
+// Markdown renders docs/exit-codes.md: the exit statuses, then every code
+// with its status and meaning.
+func Markdown() string {
+	var b strings.Builder
+	b.WriteString("# Exit statuses and error codes\n\n")
+	b.WriteString("<!-- Generated from package tmxerr; refresh with: go test ./tmxerr -update -->\n\n")
+	b.WriteString("Every failure of `tmx` and every `isError` result of `tmx-mcp` carries one\n")
+	b.WriteString("stable code from this list. Under `--json` the CLI prints it on stderr as one line:\n\n")
+	b.WriteString("```json\n{\"schema_version\":1,\"error\":{\"code\":\"target_not_found\",\"message\":\"...\",\"hint\":\"...\"},\"exit_code\":1}\n```\n\n")
+	b.WriteString("Scripts may branch on codes and statuses: adding a code is a documented change,\n")
+	b.WriteString("renaming or removing one a breaking change. `tmx help exit-codes` prints the same.\n\n")
+	b.WriteString("## Exit statuses\n\n| status | meaning |\n|---|---|\n")
+	for _, s := range Statuses {
+		fmt.Fprintf(&b, "| %d | %s |\n", s.Exit, s.Doc)
+	}
+	b.WriteString("\n" + RunNote + "\n\n")
+	b.WriteString("## Error codes\n\n| code | status | meaning |\n|---|---|---|\n")
+	for _, i := range All() {
+		fmt.Fprintf(&b, "| `%s` | %d | %s |\n", i.Code, i.Exit, strings.ReplaceAll(i.Doc, "|", "\\|"))
+	}
+	return b.String()
 }
