@@ -5,9 +5,11 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"os"
 	"os/exec"
 	"strings"
 	"sync/atomic"
+	"syscall"
 	"time"
 )
 
@@ -24,6 +26,7 @@ import (
 type control struct {
 	cmd   *exec.Cmd
 	stdin io.WriteCloser
+	lock  *controlLock
 	// wake gets a value (coalesced) when the watched pane printed;
 	// structure when panes or windows came or went; exited when the
 	// client ended (tmux sent %exit, or its server died).
@@ -36,37 +39,56 @@ type control struct {
 // attachControl attaches a control client to sessionID and watches paneID.
 // It returns once tmux has answered the attach, so output after that wakes
 // the client.
+//
+// The client runs in a process group of its own, outside tmx's, and ctx
+// does not kill it: killing a control client that is still identifying
+// crashes tmux (see [controlLock]). It ends by [control.close], or, if tmx
+// dies, when its stdin reaches end of file. Attaching holds the socket's
+// control lock until tmux answers.
 func (c *Client) attachControl(ctx context.Context, sessionID, paneID string) (*control, error) {
-	cmd := c.Command(ctx, "-C", "attach-session", "-t", sessionID, "-f", "ignore-size,read-only")
+	lock, err := lockControl(ctx, c.socket.PathIn(c.getenv), c.getenv)
+	if err != nil {
+		return nil, err
+	}
+	cmd := c.Command(context.WithoutCancel(ctx), "-C", "attach-session", "-t", sessionID, "-f", "ignore-size,read-only")
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	if lock.f != nil {
+		cmd.ExtraFiles = []*os.File{lock.f}
+	}
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
+		lock.close()
 		return nil, err
 	}
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {
+		lock.close()
 		return nil, err
 	}
 	var stderr strings.Builder
 	cmd.Stderr = &stderr
 	if err := cmd.Start(); err != nil {
+		lock.close()
 		return nil, err
 	}
-	cc := &control{cmd: cmd, stdin: stdin, wake: make(chan struct{}, 1), structure: make(chan struct{}, 1), exited: make(chan struct{})}
+	cc := &control{cmd: cmd, stdin: stdin, lock: lock, wake: make(chan struct{}, 1), structure: make(chan struct{}, 1), exited: make(chan struct{})}
 	ready := make(chan struct{})
 	go cc.read(bufio.NewReaderSize(stdout, 64<<10), paneID, ready)
+	var fail error
 	select {
 	case <-ready:
+		lock.unlock()
 		return cc, nil
 	case <-cc.exited:
-		cc.close()
-		return nil, fmt.Errorf("control client exited at once: %s", strings.TrimSpace(stderr.String()))
+		fail = fmt.Errorf("control client exited at once: %s", strings.TrimSpace(stderr.String()))
 	case <-time.After(5 * time.Second):
-		cc.close()
-		return nil, fmt.Errorf("control client did not attach within 5s")
+		fail = fmt.Errorf("control client did not attach within 5s")
 	case <-ctx.Done():
-		cc.close()
-		return nil, ctx.Err()
+		fail = ctx.Err()
 	}
+	cc.detach() // still holding the lock
+	lock.close()
+	return nil, fail
 }
 
 func signal(ch chan struct{}) {
@@ -107,9 +129,22 @@ func (cc *control) read(r *bufio.Reader, paneID string, ready chan struct{}) {
 	}
 }
 
-// close detaches (EOF on the client's stdin ends control mode) and reaps
-// the client; one that does not leave within a second is killed.
+// close detaches the client and reaps it, holding the socket's control
+// lock meanwhile (at most a few seconds: a lock that cannot be had then is
+// skipped rather than leaving the client behind).
 func (cc *control) close() {
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
+	defer cancel()
+	locked := cc.lock.lock(ctx) == nil
+	cc.detach()
+	if locked {
+		cc.lock.close()
+	}
+}
+
+// detach ends control mode with end of file on the client's stdin and
+// reaps the client; one that does not leave within a second is killed.
+func (cc *control) detach() {
 	cc.stdin.Close()
 	done := make(chan struct{})
 	go func() { cc.cmd.Wait(); close(done) }()
