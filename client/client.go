@@ -367,6 +367,22 @@ func (c *Client) Exec(ctx context.Context, stdin io.Reader, args ...string) ([]b
 	return stdout.Bytes(), nil
 }
 
+// orphanError reports a tmux server that still runs for this socket after
+// its socket file was deleted (B22): nothing can reach it, and a new server
+// on the same path would hide it and its panes for good. It returns nil
+// when there is none, or no /proc to tell. Error: socket_error, wrapping
+// ErrNoServer.
+func (c *Client) orphanError() error {
+	path := c.socket.PathIn(c.getenv)
+	pids := findServers("/proc", path)
+	if len(pids) == 0 {
+		return nil
+	}
+	return &tmxerr.Error{Code: tmxerr.SocketError, Err: ErrNoServer,
+		Message: fmt.Sprintf("the socket file %s is gone, but the tmux server (pid %d) it belonged to still runs", path, pids[0]),
+		Hint:    fmt.Sprintf("kill -USR1 %d makes that server recreate its socket; tmx will not start another server there, which would hide it and its panes", pids[0])}
+}
+
 // classify turns a failed tmux run into a coded error.
 func (c *Client) classify(err error, stderr string, args []string) error {
 	msg := strings.TrimSpace(stderr)
@@ -390,10 +406,12 @@ func (c *Client) classify(err error, stderr string, args []string) error {
 	case strings.HasPrefix(msg, "no server running on"),
 		strings.HasPrefix(msg, "error connecting to") && strings.Contains(msg, "No such file or directory"),
 		strings.HasPrefix(msg, "error connecting to") && strings.Contains(msg, "Connection refused"):
+		if err := c.orphanError(); err != nil {
+			return err
+		}
 		return &tmxerr.Error{Code: tmxerr.NoServer, Err: ErrNoServer,
 			Message: fmt.Sprintf("no tmux server is running on %s", c.socket),
-			Hint: "start one with: tmx new, or run a command with: tmx run -- COMMAND " +
-				"(a server whose socket file was deleted still runs: kill -USR1 its pid to make it recreate the socket)"}
+			Hint:    "start one with: tmx new, or run a command with: tmx run -- COMMAND"}
 	case strings.HasPrefix(msg, "error connecting to"):
 		return tmxerr.Errorf(tmxerr.SocketError, "cannot connect to the tmux socket (%s): %s", c.socket, msg).
 			WithHint("check the socket's owner and permissions, or choose another with --socket-name")

@@ -34,6 +34,11 @@ type SpawnOptions struct {
 	Horizontal bool
 	Before     bool
 	Size       string
+	// Env are NAME=VALUE entries for the new pane's environment (tmux -e).
+	Env []string
+	// SuppressHistory asks the new pane's shell to keep no history file
+	// (bash, zsh, fish; best effort, see historyEnv).
+	SuppressHistory bool
 }
 
 // CheckSessionName refuses names tmux would silently rewrite or that a
@@ -55,10 +60,17 @@ func CheckSessionName(name string) error {
 // match).
 func CheckWindowName(name string) error { return checkName("window", name) }
 
+// MaxName bounds a name (session, window, pane title) and an environment
+// value, in bytes: the MCP string limit (SPEC section 9). A much longer one
+// would fail inside tmux ("command too long") or in exec.
+const MaxName = 4096
+
 func checkName(kind, name string) error {
 	switch {
 	case name == "":
 		return tmxerr.Errorf(tmxerr.InvalidArgument, "empty %s name", kind).WithHint("give a name, or omit the option to let tmux choose")
+	case len(name) > MaxName:
+		return tmxerr.Errorf(tmxerr.InvalidArgument, "the %s name is %d bytes; at most %d", kind, len(name), MaxName)
 	case !utf8.ValidString(name):
 		return tmxerr.Errorf(tmxerr.InvalidArgument, "%s name %q is not valid UTF-8", kind, name)
 	case hasControl(name):
@@ -87,6 +99,18 @@ func checkDir(dir string) error {
 	return nil
 }
 
+// checkSpawn checks what every spawn takes: directory, command,
+// environment.
+func checkSpawn(o SpawnOptions) error {
+	if err := checkDir(o.Dir); err != nil {
+		return err
+	}
+	if err := checkCommand(o.Command); err != nil {
+		return err
+	}
+	return CheckEnv(o.Env, o.SuppressHistory)
+}
+
 func checkCommand(argv []string) error {
 	for _, a := range argv {
 		if strings.IndexByte(a, 0) >= 0 {
@@ -96,11 +120,13 @@ func checkCommand(argv []string) error {
 	return nil
 }
 
-// spawnArgs appends the shared flags: -c DIR and the command after "--".
+// spawnArgs appends the shared flags: -c DIR, -e NAME=VALUE, and the
+// command after "--".
 func spawnArgs(args []string, o SpawnOptions) []string {
 	if o.Dir != "" {
 		args = append(args, "-c", Literal(o.Dir)) // -c is format-expanded
 	}
+	args = append(args, envArgs(o.Env, o.SuppressHistory)...)
 	if len(o.Command) > 0 {
 		args = append(args, "--")
 		for _, a := range o.Command {
@@ -125,10 +151,7 @@ func (c *Client) NewSession(ctx context.Context, o SpawnOptions) (*Snapshot, Pan
 			return nil, PaneInfo{}, err
 		}
 	}
-	if err := checkDir(o.Dir); err != nil {
-		return nil, PaneInfo{}, err
-	}
-	if err := checkCommand(o.Command); err != nil {
+	if err := checkSpawn(o); err != nil {
 		return nil, PaneInfo{}, err
 	}
 	if err := c.RequireSupported(ctx); err != nil {
@@ -158,7 +181,24 @@ func (c *Client) NewSession(ctx context.Context, o SpawnOptions) (*Snapshot, Pan
 	if o.Height > 0 {
 		args = append(args, "-y", strconv.Itoa(o.Height))
 	}
-	return c.spawn(ctx, spawnArgs(args, o), o.Name, "session")
+	live := c.socket.Live(c.getenv)
+	if !live {
+		if err := c.orphanError(); err != nil {
+			return nil, PaneInfo{}, err
+		}
+	}
+	snap, p, err := c.spawn(ctx, spawnArgs(args, o), o.Name, "session")
+	if err == nil && !live && p.PaneMode == "view-mode" {
+		// tmux shows errors in the configuration of a server it starts in
+		// view-mode over the first pane (and names its window [tmux])
+		// instead of failing, so a broken TMX_TMUX_CONFIG would leave a
+		// pane tmx refuses to type into. This call started that server:
+		// stop it and say why.
+		c.Exec(ctx, nil, "kill-server")
+		return nil, PaneInfo{}, tmxerr.Errorf(tmxerr.ConfigError, "tmux reported errors in the configuration %s when it started the server", c.getenv("TMX_TMUX_CONFIG")).
+			WithHint("see them with: tmux -L scratch -f %s new-session (then kill-server); fix the file, or unset TMX_TMUX_CONFIG", c.getenv("TMX_TMUX_CONFIG"))
+	}
+	return snap, p, err
 }
 
 // NewWindow creates a detached window in the session of target and returns
@@ -169,10 +209,7 @@ func (c *Client) NewWindow(ctx context.Context, sessionID string, o SpawnOptions
 			return nil, PaneInfo{}, err
 		}
 	}
-	if err := checkDir(o.Dir); err != nil {
-		return nil, PaneInfo{}, err
-	}
-	if err := checkCommand(o.Command); err != nil {
+	if err := checkSpawn(o); err != nil {
 		return nil, PaneInfo{}, err
 	}
 	args := []string{"new-window", "-d", "-P", "-F", FormatArg, "-t", sessionID + ":"}
@@ -184,10 +221,7 @@ func (c *Client) NewWindow(ctx context.Context, sessionID string, o SpawnOptions
 
 // Split splits the pane paneID and returns the new pane.
 func (c *Client) Split(ctx context.Context, paneID string, o SpawnOptions) (*Snapshot, PaneInfo, error) {
-	if err := checkDir(o.Dir); err != nil {
-		return nil, PaneInfo{}, err
-	}
-	if err := checkCommand(o.Command); err != nil {
+	if err := checkSpawn(o); err != nil {
 		return nil, PaneInfo{}, err
 	}
 	args := []string{"split-window", "-d", "-P", "-F", FormatArg, "-t", paneID}

@@ -174,8 +174,12 @@ func DecodeCursor(s string, k *CursorKey) (*Cursor, error) {
 	if len(s) > maxCursorText || !strings.HasPrefix(s, cursorPrefix) {
 		return nil, bad(errCursorForged, tmxerr.CursorInvalid, "the cursor is not a tmx cursor")
 	}
-	b, err := base64.RawURLEncoding.DecodeString(s[len(cursorPrefix):])
-	if err != nil || len(b) < keyIDLen+macLen+8 {
+	// One spelling per cursor: the decoder ignores CR, LF and the unused
+	// low bits of the last character, so the text must be the canonical
+	// encoding of what it decodes to.
+	text := s[len(cursorPrefix):]
+	b, err := base64.RawURLEncoding.DecodeString(text)
+	if err != nil || len(b) < keyIDLen+macLen+8 || base64.RawURLEncoding.EncodeToString(b) != text {
 		return nil, bad(errCursorForged, tmxerr.CursorInvalid, "the cursor is damaged")
 	}
 	body, sum := b[:len(b)-macLen], b[len(b)-macLen:]

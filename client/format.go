@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"strings"
 
+	textclip "github.com/tmx-sh/tmx/internal/clip"
 	"github.com/tmx-sh/tmx/tmxerr"
 )
 
@@ -125,9 +126,4 @@ func parseRecords(out, tok string, n int) ([][]string, error) {
 	return recs, nil
 }
 
-func clip(s string) string {
-	if len(s) > 40 {
-		return s[:40] + "..."
-	}
-	return s
-}
+func clip(s string) string { return textclip.String(s, 40) }

@@ -58,3 +58,17 @@ func procStat(pid int) (pgrp, tpgid int, ok bool) {
 	}
 	return pgrp, tpgid, true
 }
+
+// paneShell names the program a pane was started with and its frame
+// syntax: /proc/<pane_pid>/comm where /proc can tell, else
+// pane_current_command. pane_current_command names the foreground job
+// instead, and under fish, which runs commands in its own foreground, that
+// is a tmux client for a moment while an earlier run's frame signals.
+func paneShell(p PaneInfo) (string, shellKind) {
+	if p.PanePID > 0 {
+		if b, err := os.ReadFile("/proc/" + strconv.Itoa(p.PanePID) + "/comm"); err == nil {
+			return shellOf(strings.TrimSpace(string(b)))
+		}
+	}
+	return shellOf(p.PaneCurrentCommand)
+}

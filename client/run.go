@@ -96,7 +96,7 @@ func CheckRunnable(p PaneInfo, caller Caller) error {
 		return tmxerr.Errorf(tmxerr.PaneBusy, "pane %s is running %q, not a shell at its prompt", p.PaneID, what).
 			WithHint("wait for it to finish (tmx wait, wait_for_text), end it the way that program ends, or use another pane")
 	}
-	name, kind := shellOf(p.PaneCurrentCommand)
+	name, kind := paneShell(p)
 	if kind == shellNone {
 		return busy(name)
 	}
@@ -153,6 +153,16 @@ func checkInputTarget(p PaneInfo, caller Caller, confirmSelf bool) error {
 	return nil
 }
 
+// CheckCommand refuses a command no shell can be given: one that holds a
+// NUL byte. Callers check it before anything else happens (tmx run
+// creates its default session only for a command it can run).
+func CheckCommand(command string) error {
+	if strings.IndexByte(command, 0) >= 0 {
+		return tmxerr.New(tmxerr.InvalidArgument, "the command contains a NUL byte", "remove it; shells cannot pass NUL in a command")
+	}
+	return nil
+}
+
 // Run types a framed command into a shell pane and waits for it
 // (SPEC section 5).
 //
@@ -186,14 +196,14 @@ func (c *Client) Run(ctx context.Context, snap *Snapshot, p PaneInfo, command st
 	if err := CheckRunnable(p, snap.Caller); err != nil {
 		return nil, err
 	}
-	if strings.IndexByte(command, 0) >= 0 {
-		return nil, tmxerr.New(tmxerr.InvalidArgument, "the command contains a NUL byte", "remove it; shells cannot pass NUL in a command")
+	if err := CheckCommand(command); err != nil {
+		return nil, err
 	}
 	if hasControl(snap.Server.SocketPath) {
 		return nil, tmxerr.Errorf(tmxerr.SocketError, "the server's socket path %q contains control characters", snap.Server.SocketPath).
 			WithHint("use a socket whose path has no control characters")
 	}
-	shellName, kind := shellOf(p.PaneCurrentCommand)
+	shellName, kind := paneShell(p)
 	if o.Heartbeat <= 0 {
 		o.Heartbeat = time.Second
 	}

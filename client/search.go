@@ -2,7 +2,9 @@ package client
 
 import (
 	"context"
+	"fmt"
 	"regexp"
+	"regexp/syntax"
 	"strconv"
 	"strings"
 
@@ -164,7 +166,13 @@ func CompileRegex(pattern string, ignoreCase bool) (*regexp.Regexp, error) {
 	}
 	re, err := regexp.Compile(pattern)
 	if err != nil {
-		return nil, tmxerr.Errorf(tmxerr.InvalidArgument, "bad regex: %v", err).
+		// The parser's message holds the pattern raw; quote it, so that
+		// control characters in it come back escaped.
+		msg := err.Error()
+		if se, ok := err.(*syntax.Error); ok {
+			msg = fmt.Sprintf("%s: %q", se.Code, se.Expr)
+		}
+		return nil, tmxerr.Errorf(tmxerr.InvalidArgument, "bad regex: %s", msg).
 			WithHint("regexes are RE2 (Go's regexp syntax); look for plain text without --regex")
 	}
 	return re, nil

@@ -28,6 +28,8 @@ type WindowInfo struct {
 	WindowPanes      int    `json:"window_panes"`
 	WindowZoomedFlag bool   `json:"window_zoomed_flag"`
 	WindowLayout     string `json:"window_layout"`
+	WindowWidth      int    `json:"window_width"`
+	WindowHeight     int    `json:"window_height"`
 }
 
 // PaneFields are a pane's own fields.
@@ -47,6 +49,8 @@ type PaneFields struct {
 	PaneSynchronized   bool   `json:"pane_synchronized"`
 	PaneWidth          int    `json:"pane_width"`
 	PaneHeight         int    `json:"pane_height"`
+	PaneLeft           int    `json:"pane_left"`
+	PaneTop            int    `json:"pane_top"`
 	CursorX            int    `json:"cursor_x"`
 	CursorY            int    `json:"cursor_y"`
 	HistorySize        int    `json:"history_size"`
@@ -103,6 +107,8 @@ var paneFields = []field{
 	{"window_panes", func(p *PaneInfo, _ *Server, v string) { p.WindowPanes = atoi(v) }},
 	{"window_zoomed_flag", func(p *PaneInfo, _ *Server, v string) { p.WindowZoomedFlag = isOne(v) }},
 	{"window_layout", func(p *PaneInfo, _ *Server, v string) { p.WindowLayout = v }},
+	{"window_width", func(p *PaneInfo, _ *Server, v string) { p.WindowWidth = atoi(v) }},
+	{"window_height", func(p *PaneInfo, _ *Server, v string) { p.WindowHeight = atoi(v) }},
 	{"pane_id", func(p *PaneInfo, _ *Server, v string) { p.PaneID = v }},
 	{"pane_index", func(p *PaneInfo, _ *Server, v string) { p.PaneIndex = atoi(v) }},
 	{"pane_active", func(p *PaneInfo, _ *Server, v string) { p.PaneActive = isOne(v) }},
@@ -123,6 +129,8 @@ var paneFields = []field{
 	{"pane_synchronized", func(p *PaneInfo, _ *Server, v string) { p.PaneSynchronized = isOne(v) }},
 	{"pane_width", func(p *PaneInfo, _ *Server, v string) { p.PaneWidth = atoi(v) }},
 	{"pane_height", func(p *PaneInfo, _ *Server, v string) { p.PaneHeight = atoi(v) }},
+	{"pane_left", func(p *PaneInfo, _ *Server, v string) { p.PaneLeft = atoi(v) }},
+	{"pane_top", func(p *PaneInfo, _ *Server, v string) { p.PaneTop = atoi(v) }},
 	{"cursor_x", func(p *PaneInfo, _ *Server, v string) { p.CursorX = atoi(v) }},
 	{"cursor_y", func(p *PaneInfo, _ *Server, v string) { p.CursorY = atoi(v) }},
 	{"history_size", func(p *PaneInfo, _ *Server, v string) { p.HistorySize = atoi(v) }},

@@ -158,6 +158,16 @@ func (c *Client) WaitText(ctx context.Context, srv Server, p PaneInfo, o WaitOpt
 	check := func() (done bool) {
 		l, newLines, found, err := c.lookSince(ctx, p.PaneID, cur)
 		if err != nil {
+			// No server answers on the socket (it exited, or its socket
+			// file was deleted while the control client stayed attached):
+			// no later read can succeed, so waiting on would report a
+			// timeout for text the pane may well have printed.
+			if errors.Is(err, ErrNoServer) || errors.Is(err, ErrServerGone) {
+				if gone, _ := c.paneGone(ctx, p.PaneID); gone {
+					res.Outcome = OutcomeServerGone
+					return true
+				}
+			}
 			return false
 		}
 		_ = found // a cleared pane: its finished lines are all new to this wait

@@ -243,3 +243,104 @@ type Search struct {
 	ServerRef
 	client.SearchResult
 }
+
+// Vars is tmx vars (get_tmux_variables).
+type Vars struct {
+	ServerRef
+	PaneID    string            `json:"pane_id"`
+	WindowID  string            `json:"window_id"`
+	SessionID string            `json:"session_id"`
+	Values    map[string]string `json:"values"`
+}
+
+// Option is tmx options show (show_option).
+type Option struct {
+	ServerRef
+	Scope  string `json:"scope"`
+	Global bool   `json:"global"`
+	Name   string `json:"name"`
+	Value  string `json:"value"`
+	// Target is the id the option was read at (empty for global or
+	// server options).
+	Target string `json:"target"`
+}
+
+// Environment is tmx env show (show_environment).
+type Environment struct {
+	ServerRef
+	Global    bool            `json:"global"`
+	SessionID string          `json:"session_id"`
+	Variables []client.EnvVar `json:"variables"`
+	// Withheld counts values kept back because their names look like
+	// credentials; --reveal (reveal: true) shows them.
+	Withheld int `json:"withheld"`
+}
+
+// Hooks is tmx hooks show (show_hooks).
+type Hooks struct {
+	ServerRef
+	Global    bool          `json:"global"`
+	SessionID string        `json:"session_id"`
+	Hooks     []client.Hook `json:"hooks"`
+}
+
+// FoundPane is tmx find-pane (find_pane_by_position).
+type FoundPane struct {
+	ServerRef
+	Position string `json:"position"`
+	client.PaneInfo
+}
+
+// Changed is the result of a manage command (rename, select, layout,
+// resize, move-window, swap-pane, title, mouse, history-limit, sync).
+type Changed struct {
+	ServerRef
+	client.Changed
+}
+
+// Signalled is tmx signal (signal_pane).
+type Signalled struct {
+	ServerRef
+	client.SignalResult
+}
+
+// Cleared is tmx clear (clear_pane_scrollback).
+type Cleared struct {
+	ServerRef
+	client.ClearResult
+}
+
+// KeyBatch is tmx send --batch (send_keys_batch).
+type KeyBatch struct {
+	ServerRef
+	Operations []client.InputResult `json:"operations"`
+}
+
+// BatchItem is one nested call of call_read_tools_batch: the tool's
+// document, or its error.
+type BatchItem struct {
+	Tool    string         `json:"tool"`
+	IsError bool           `json:"is_error"`
+	Result  map[string]any `json:"result,omitempty"`
+	Error   *BatchError    `json:"error,omitempty"`
+}
+
+// BatchError is a nested call's failure.
+type BatchError struct {
+	Code    string `json:"code"`
+	Message string `json:"message"`
+	Hint    string `json:"hint,omitempty"`
+}
+
+// ReadBatch is call_read_tools_batch's result, one item per operation in
+// order.
+type ReadBatch struct {
+	Results []BatchItem `json:"results"`
+}
+
+// Doctor is tmx doctor: every check of the setup, in a fixed order, and
+// ok, false when any check failed. socket_path and server_pid name the
+// server that was checked (server_pid 0 when none runs).
+type Doctor struct {
+	client.DoctorReport
+}

@@ -1,0 +1,763 @@
+package client
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"syscall"
+
+	textclip "github.com/tmx-sh/tmx/internal/clip"
+	"github.com/tmx-sh/tmx/tmxerr"
+)
+
+// Status is the outcome of one [Check]: "ok", "warn" or "fail".
+type Status string
+
+// The statuses of a check. Only [StatusFail] makes a [DoctorReport] not OK.
+const (
+	StatusOK   Status = "ok"
+	StatusWarn Status = "warn"
+	StatusFail Status = "fail"
+)
+
+// The names of the checks [Doctor] runs, in the order it reports them. They
+// are stable: a script may look a check up by name.
+const (
+	CheckTmuxBinary       = "tmux_binary"
+	CheckSocket           = "socket"
+	CheckLocale           = "locale"
+	CheckConfigProvenance = "config_provenance"
+	CheckCommandAliases   = "command_aliases"
+	CheckHooks            = "hooks"
+	CheckStatusJobs       = "status_jobs"
+	CheckDefaultCommand   = "default_command"
+)
+
+// Check is one finding of [Doctor]. Its JSON form is
+//
+//	{"name":"socket","status":"ok|warn|fail","summary":"...","detail":"...","effect":"..."}
+//
+// Summary is one line. Detail holds the facts behind it, one per line, and
+// may be empty. Effect says what the finding can do to a tmx call, and is
+// empty when it can do nothing.
+type Check struct {
+	Name    string `json:"name"`
+	Status  Status `json:"status"`
+	Summary string `json:"summary"`
+	Detail  string `json:"detail"`
+	Effect  string `json:"effect"`
+}
+
+// DoctorReport is what [Doctor] found. Its JSON form is
+//
+//	{"ok":true,"socket_path":"/tmp/tmux-1000/tmx","server_pid":4242,"checks":[Check...]}
+//
+// OK is false when any check failed (warnings leave it true). SocketPath is
+// the server's own socket path when a server answers, else where the socket
+// would be; ServerPID is 0 when no server answers. Checks holds one entry
+// per Check* name, in that order.
+type DoctorReport struct {
+	OK         bool    `json:"ok"`
+	SocketPath string  `json:"socket_path"`
+	ServerPID  int     `json:"server_pid"`
+	Checks     []Check `json:"checks"`
+}
+
+// Check returns the check named name, or nil.
+func (r *DoctorReport) Check(name string) *Check {
+	for i := range r.Checks {
+		if r.Checks[i].Name == name {
+			return &r.Checks[i]
+		}
+	}
+	return nil
+}
+
+// Doctor checks the setup that opts select: the tmux binary, the socket and
+// its directory, the caller's locale and, when a server answers, the server
+// configuration that can change what a tmx call does (provenance, command
+// aliases, hooks, #() jobs in the status line, default-command). It never
+// fails: every problem, a missing tmux included, is a check in the report.
+// It never starts a server.
+func Doctor(ctx context.Context, opts Options) *DoctorReport {
+	environ := opts.Environ
+	if environ == nil {
+		environ = os.Environ()
+	}
+	getenv := envLookup(environ)
+	d := &doctor{getenv: getenv}
+	d.sock, d.sockErr = selectSocket(opts, getenv)
+	given, from := opts.TmuxPath, "--tmux"
+	if given == "" {
+		given, from = getenv("TMX_TMUX"), "TMX_TMUX"
+	}
+	if given == "" {
+		from = "PATH"
+	}
+	d.tmuxFrom = from
+	d.tmux, d.tmuxErr = resolveTmux(given, getenv("PATH"))
+	if d.sockErr == nil && d.tmuxErr == nil {
+		opts.Environ = environ
+		d.c, _ = New(opts)
+	}
+	return d.run(ctx)
+}
+
+// Doctor is [Doctor] for the binary and socket c already uses.
+func (c *Client) Doctor(ctx context.Context) *DoctorReport {
+	d := &doctor{getenv: c.getenv, c: c, sock: c.socket, tmux: c.tmux, tmuxFrom: "--tmux, TMX_TMUX or PATH"}
+	return d.run(ctx)
+}
+
+type doctor struct {
+	getenv   func(string) string
+	c        *Client // nil when the socket or the binary cannot be used
+	sock     Socket
+	sockErr  error
+	tmux     string
+	tmuxFrom string
+	tmuxErr  error
+
+	usable  bool   // tmux runs and is supported
+	running bool   // a server answered
+	srvErr  error  // why the server could not be asked, other than "none runs"
+	srvPath string // the server's #{socket_path}
+	srvPID  int
+	prov    string
+	provCfg string
+}
+
+func (d *doctor) run(ctx context.Context) *DoctorReport {
+	r := &DoctorReport{OK: true}
+	r.Checks = append(r.Checks, d.tmuxCheck(ctx))
+	if d.c != nil && d.usable {
+		d.probe(ctx)
+	}
+	r.Checks = append(r.Checks, d.socketCheck(), localeCheck(d.getenv))
+	r.Checks = append(r.Checks, d.serverChecks(ctx)...)
+	if d.sockErr == nil {
+		r.SocketPath = d.sock.PathIn(d.getenv)
+	}
+	if d.running {
+		r.SocketPath, r.ServerPID = d.srvPath, d.srvPID
+	}
+	for _, ch := range r.Checks {
+		if ch.Status == StatusFail {
+			r.OK = false
+		}
+	}
+	return r
+}
+
+func (d *doctor) tmuxCheck(ctx context.Context) Check {
+	ch := Check{Name: CheckTmuxBinary}
+	if d.tmuxErr != nil {
+		ch.Status, ch.Summary = StatusFail, errText(d.tmuxErr)
+		ch.Detail = joinLines("tmx looks for tmux in --tmux, then TMX_TMUX, then PATH", hintText(d.tmuxErr))
+		ch.Effect = "no tmx command that talks to tmux can run"
+		return ch
+	}
+	probe := d.c
+	if probe == nil { // the socket is unusable; -V does not need one
+		probe = &Client{tmux: d.tmux, socket: Socket{Name: DefaultSocketName}, env: childEnv(nil), getenv: d.getenv}
+	}
+	v, err := probe.Version(ctx)
+	if err != nil {
+		ch.Status, ch.Summary = StatusFail, errText(err)
+		ch.Detail = "binary: " + d.tmux + " (from " + d.tmuxFrom + ")"
+		ch.Effect = "no tmx command that talks to tmux can run"
+		return ch
+	}
+	ch.Detail = "binary: " + d.tmux + " (from " + d.tmuxFrom + ")\nversion: " + v.Raw
+	if !v.Supported() {
+		ch.Status, ch.Summary = StatusFail, fmt.Sprintf("tmux %s at %s is older than 3.2a, the oldest tmx supports", v.Raw, d.tmux)
+		ch.Effect = "tmx refuses to work with it; install tmux 3.2a or newer, or point --tmux at one"
+		return ch
+	}
+	d.usable = true
+	ch.Status, ch.Summary = StatusOK, fmt.Sprintf("tmux %s at %s", v.Raw, d.tmux)
+	return ch
+}
+
+// probe asks the server who it is. A server that does not run is not an
+// error; anything else is kept for the socket check.
+func (d *doctor) probe(ctx context.Context) {
+	recs, err := d.c.Query(ctx, []string{"socket_path", "pid", "@tmx_provenance"}, "display-message", "-p", FormatArg)
+	switch {
+	case err == nil && len(recs) == 1:
+		d.running = true
+		d.srvPath, d.srvPID = recs[0][0], atoi(recs[0][1])
+		d.prov, d.provCfg = parseProvenance(recs[0][2])
+	case errors.Is(err, ErrNoServer):
+	case err == nil:
+		d.srvErr = fmt.Errorf("tmux display-message printed %d records", len(recs))
+	default:
+		d.srvErr = err
+	}
+}
+
+func (d *doctor) socketCheck() Check {
+	ch := Check{Name: CheckSocket, Status: StatusOK}
+	if d.sockErr != nil {
+		ch.Status, ch.Summary = StatusFail, errText(d.sockErr)
+		ch.Detail = hintText(d.sockErr)
+		ch.Effect = "no tmx command that talks to tmux can run"
+		return ch
+	}
+	var facts []string
+	// add records a finding; the first of the worst status is the summary.
+	add := func(st Status, msg string) {
+		if rank(st) > rank(ch.Status) {
+			ch.Status, ch.Summary = st, msg
+		}
+		facts = append(facts, msg)
+	}
+	path := d.sock.PathIn(d.getenv)
+	if d.running {
+		path = d.srvPath
+	}
+	kind := "name"
+	if d.sock.Path != "" {
+		kind = "path"
+	}
+	facts = append(facts, fmt.Sprintf("selected: %s (socket %s, from %s)", d.sock, kind, d.sock.Source))
+	facts = append(facts, "path: "+path)
+
+	// The directory that holds the socket.
+	dir := filepath.Dir(path)
+	if st, err := os.Stat(dir); err != nil {
+		facts = append(facts, fmt.Sprintf("directory %s does not exist yet (tmux creates it with the server)", dir))
+	} else if uid, mode := owner(st); uid != os.Getuid() {
+		add(StatusWarn, fmt.Sprintf("the socket directory %s belongs to uid %d, not to this user (uid %d)", dir, uid, os.Getuid()))
+	} else if mode&0o022 != 0 {
+		sticky := ""
+		if st.Mode()&os.ModeSticky != 0 {
+			sticky = " (sticky)"
+		}
+		add(StatusWarn, fmt.Sprintf("the socket directory %s is writable by other users (mode %04o%s)", dir, mode, sticky))
+	} else {
+		facts = append(facts, fmt.Sprintf("directory %s: owned by this user, mode %04o", dir, mode))
+	}
+
+	// The socket file, and whether a server answers on it.
+	st, statErr := os.Lstat(path)
+	if statErr == nil {
+		uid, mode := owner(st)
+		switch {
+		case st.Mode()&os.ModeSocket == 0:
+			add(StatusFail, fmt.Sprintf("%s exists but is not a socket", path))
+		case uid != os.Getuid():
+			add(StatusWarn, fmt.Sprintf("the socket %s belongs to uid %d, not to this user", path, uid))
+		default:
+			facts = append(facts, fmt.Sprintf("socket file: owned by this user, mode %04o", mode))
+		}
+	}
+	state := "no server running"
+	switch {
+	case d.running:
+		state = fmt.Sprintf("a server answers (pid %d)", d.srvPID)
+	case d.srvErr != nil:
+		add(StatusFail, "the server does not answer: "+errText(d.srvErr))
+	case d.c == nil || !d.usable:
+		state = "not asked whether a server answers: tmux is not usable"
+	case statErr != nil:
+		if pids := findServers("/proc", path); len(pids) > 0 {
+			state = "the socket file is missing, so no client can reach the server"
+			add(StatusFail, fmt.Sprintf("socket missing but server alive (pid %d): kill -USR1 %d makes tmux recreate it", pids[0], pids[0]))
+		}
+	default:
+		state = "no server running; the socket file is left from a server that is gone (tmux replaces it)"
+	}
+	facts = append(facts, state)
+	if ch.Summary == "" {
+		ch.Summary = fmt.Sprintf("%s (%s): %s", d.sock, path, state)
+	}
+
+	// The environment that moves or shadows the socket (B22).
+	if tmp := d.getenv("TMUX_TMPDIR"); tmp != "" && d.sock.Path == "" {
+		if st, err := os.Stat(tmp); err != nil || !st.IsDir() {
+			add(StatusWarn, fmt.Sprintf("TMUX_TMPDIR=%s is not a directory, so tmux puts -L sockets under /tmp instead", tmp))
+		} else {
+			add(StatusWarn, fmt.Sprintf("TMUX_TMPDIR=%s is set: tmux puts -L sockets under it, so a process started with another TMUX_TMPDIR sees another server", tmp))
+		}
+	} else if tmp != "" {
+		facts = append(facts, "TMUX_TMPDIR is set but does not apply to a -S socket")
+	}
+	if t := d.getenv("TMUX"); t != "" {
+		facts = append(facts, "TMUX is set (tmx runs inside a tmux pane); tmx does not follow it: it uses "+d.sock.String())
+	}
+	ch.Detail = strings.Join(facts, "\n")
+	switch {
+	case ch.Status == StatusFail && strings.HasPrefix(ch.Summary, "socket missing"):
+		ch.Effect = "every tmx call fails with no_server until the socket is back"
+	case ch.Status == StatusFail:
+		ch.Effect = "tmx calls on this socket fail"
+	case ch.Status == StatusWarn:
+		ch.Effect = "a tmx call may reach another server than you expect, or one that another user controls"
+	}
+	return ch
+}
+
+func rank(s Status) int {
+	switch s {
+	case StatusFail:
+		return 2
+	case StatusWarn:
+		return 1
+	}
+	return 0
+}
+
+func owner(st os.FileInfo) (uid int, mode os.FileMode) {
+	mode = st.Mode().Perm()
+	if sys, ok := st.Sys().(*syscall.Stat_t); ok {
+		return int(sys.Uid), mode
+	}
+	return -1, mode
+}
+
+// localeCheck reports the caller's locale (B12).
+func localeCheck(getenv func(string) string) Check {
+	ch := Check{Name: CheckLocale}
+	var vals []string
+	effective, from := "", ""
+	for _, k := range []string{"LC_ALL", "LC_CTYPE", "LANG"} {
+		v := getenv(k)
+		vals = append(vals, k+"="+v)
+		if effective == "" && v != "" {
+			effective, from = v, k
+		}
+	}
+	ch.Detail = strings.Join(vals, "\n")
+	if isUTF8Locale(effective) {
+		ch.Status, ch.Summary = StatusOK, fmt.Sprintf("UTF-8 (%s=%s)", from, effective)
+		return ch
+	}
+	ch.Status = StatusWarn
+	if effective == "" {
+		ch.Summary = "the locale is not UTF-8 (LC_ALL, LC_CTYPE and LANG are unset)"
+	} else {
+		ch.Summary = fmt.Sprintf("the locale is not UTF-8 (%s=%s)", from, effective)
+	}
+	ch.Detail += "\ntmx runs tmux with -u and LC_CTYPE=C.UTF-8 anyway"
+	ch.Effect = "none on tmx's own calls; tmux commands you run yourself with this locale replace non-ASCII and control bytes in names and format output with _"
+	return ch
+}
+
+// serverChecks runs the checks that read the server's configuration.
+func (d *doctor) serverChecks(ctx context.Context) []Check {
+	names := []string{CheckConfigProvenance, CheckCommandAliases, CheckHooks, CheckStatusJobs, CheckDefaultCommand}
+	if !d.running {
+		why := "no server running"
+		switch {
+		case d.c == nil || !d.usable:
+			why = "not checked: tmux or the socket is not usable"
+		case d.srvErr != nil:
+			why = "not checked: the server does not answer"
+		}
+		out := make([]Check, len(names))
+		for i, n := range names {
+			out[i] = Check{Name: n, Status: StatusOK, Summary: why}
+		}
+		return out
+	}
+	return []Check{d.provenanceCheck(), d.aliasCheck(ctx), d.hooksCheck(ctx), d.statusJobsCheck(ctx), d.defaultCommandCheck(ctx)}
+}
+
+func (d *doctor) provenanceCheck() Check {
+	ch := Check{Name: CheckConfigProvenance, Status: StatusOK, Summary: d.prov}
+	switch d.prov {
+	case provenanceMinimal:
+		ch.Detail = "tmx started the server with its minimal configuration; ~/.tmux.conf was not read"
+	case provenanceConfig:
+		ch.Detail = "tmx started the server with TMX_TMUX_CONFIG=" + d.provCfg
+	default:
+		ch.Status = StatusWarn
+		ch.Summary = "unknown: the server was not started by tmx; its configuration may hold aliases and hooks"
+		ch.Detail = "the server has no @tmx_provenance option; it was started by tmux itself or another tool, with whatever configuration it read"
+		ch.Effect = "aliases, hooks and options from that configuration apply to every call tmx makes; the checks below look for the common ones"
+	}
+	return ch
+}
+
+// DefaultCommandAliases are tmux's own command-alias entries (tmux 3.2a to
+// 3.5a, `tmux -f /dev/null start-server \; show -s command-alias`). Other
+// entries were added by a configuration or a command.
+var DefaultCommandAliases = []string{
+	"split-pane=split-window",
+	"splitp=split-window",
+	"server-info=show-messages -JT",
+	"info=show-messages -JT",
+	"choose-window=choose-tree -w",
+	"choose-session=choose-tree -s",
+}
+
+// ExtraAliases returns the entries of values (the lines of `show-options
+// -sv command-alias`) that are not among [DefaultCommandAliases], in order.
+func ExtraAliases(values []string) []string {
+	def := map[string]bool{}
+	for _, a := range DefaultCommandAliases {
+		def[a] = true
+	}
+	var out []string
+	for _, v := range values {
+		if v = strings.TrimSpace(v); v != "" && !def[v] {
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+func (d *doctor) aliasCheck(ctx context.Context) Check {
+	ch := Check{Name: CheckCommandAliases}
+	out, err := d.c.Exec(ctx, nil, "show-options", "-sv", "command-alias")
+	if err != nil {
+		return unreadable(ch, "command-alias", err)
+	}
+	extra := ExtraAliases(strings.Split(string(out), "\n"))
+	if len(extra) == 0 {
+		ch.Status, ch.Summary = StatusOK, "only tmux's default command aliases"
+		return ch
+	}
+	ch.Status = StatusWarn
+	names := make([]string, len(extra))
+	for i, a := range extra {
+		names[i], _, _ = strings.Cut(a, "=")
+	}
+	ch.Summary = fmt.Sprintf("%s beyond tmux's defaults: %s", count(len(extra), "command alias", "command aliases"), strings.Join(names, ", "))
+	ch.Detail = strings.Join(extra, "\n")
+	ch.Effect = "an alias can replace any command tmx sends"
+	return ch
+}
+
+// HooksWithCommands returns the hooks in out (the output of `show-hooks`)
+// that have a command, as "name[i] command" lines. Hooks without one are
+// listed by tmux as a bare name and are left out.
+func HooksWithCommands(out string) []string {
+	var hooks []string
+	for _, line := range strings.Split(out, "\n") {
+		if name, cmd, ok := strings.Cut(strings.TrimSpace(line), " "); ok && name != "" && strings.TrimSpace(cmd) != "" {
+			hooks = append(hooks, name+" "+strings.TrimSpace(cmd))
+		}
+	}
+	return hooks
+}
+
+func (d *doctor) hooksCheck(ctx context.Context) Check {
+	ch := Check{Name: CheckHooks}
+	var lines []string
+	var names []string
+	collect := func(scope string, args ...string) error {
+		out, err := d.c.Exec(ctx, nil, append([]string{"show-hooks"}, args...)...)
+		if err != nil {
+			return err
+		}
+		for _, h := range HooksWithCommands(string(out)) {
+			name, _, _ := strings.Cut(h, " ")
+			if i := strings.IndexByte(name, '['); i > 0 {
+				name = name[:i]
+			}
+			names = append(names, name)
+			lines = append(lines, scope+": "+h)
+		}
+		return nil
+	}
+	if err := collect("global", "-g"); err != nil {
+		return unreadable(ch, "hooks", err)
+	}
+	if err := collect("global window and pane", "-gw"); err != nil {
+		return unreadable(ch, "hooks", err)
+	}
+	sessions, err := d.c.Query(ctx, []string{"session_id", "session_name"}, "list-sessions", "-F", FormatArg)
+	if err != nil {
+		return unreadable(ch, "sessions", err)
+	}
+	for _, s := range sessions {
+		if err := collect(fmt.Sprintf("session %s (%s)", s[0], strconv.Quote(s[1])), "-t", s[0]); err != nil {
+			return unreadable(ch, "hooks", err)
+		}
+	}
+	if len(lines) == 0 {
+		ch.Status, ch.Summary = StatusOK, "no hook has a command"
+		return ch
+	}
+	ch.Status = StatusWarn
+	ch.Summary = fmt.Sprintf("%s with a command: %s", count(len(lines), "hook", "hooks"), strings.Join(uniq(names), ", "))
+	var notes []string
+	for _, n := range uniq(names) {
+		switch {
+		case strings.HasPrefix(n, "after-"):
+			notes = append(notes, n+" runs after every "+strings.TrimPrefix(n, "after-")+" command, tmx's own included")
+		case strings.HasPrefix(n, "client-"):
+			notes = append(notes, n+" runs for the control-mode client tmx wait attaches, as for any client")
+		}
+	}
+	ch.Detail = strings.Join(append(lines, notes...), "\n")
+	ch.Effect = "a hook runs commands around the calls tmx makes"
+	return ch
+}
+
+func uniq(s []string) []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, v := range s {
+		if !seen[v] {
+			seen[v] = true
+			out = append(out, v)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// StatusJobs returns the #() jobs in a tmux format, in order: the shell
+// commands tmux would run when it expands it. "##(" is a literal "#(" and
+// is not a job.
+func StatusJobs(format string) []string {
+	var jobs []string
+	for i := 0; i+1 < len(format); i++ {
+		if format[i] != '#' {
+			continue
+		}
+		switch format[i+1] {
+		case '#':
+			i++
+		case '(':
+			depth, j := 1, i+2
+			for ; j < len(format) && depth > 0; j++ {
+				switch format[j] {
+				case '(':
+					depth++
+				case ')':
+					depth--
+				}
+			}
+			end := j
+			if depth == 0 {
+				end = j - 1
+			}
+			jobs = append(jobs, format[i+2:end])
+			i = j - 1
+		}
+	}
+	return jobs
+}
+
+func (d *doctor) statusJobsCheck(ctx context.Context) Check {
+	ch := Check{Name: CheckStatusJobs}
+	var found, lines []string
+	for _, o := range []struct{ flag, name string }{
+		{"-gv", "status-left"}, {"-gv", "status-right"}, {"-gv", "status-format"},
+		{"-gwv", "window-status-format"}, {"-gwv", "window-status-current-format"},
+	} {
+		out, err := d.c.Exec(ctx, nil, "show-options", o.flag, o.name)
+		if err != nil {
+			return unreadable(ch, o.name, err)
+		}
+		if jobs := StatusJobs(string(out)); len(jobs) > 0 {
+			found = append(found, o.name)
+			for _, j := range jobs {
+				lines = append(lines, o.name+": #("+clipLine(j, 200)+")")
+			}
+		}
+	}
+	if len(found) == 0 {
+		ch.Status, ch.Summary = StatusOK, "no #() job in the status line"
+		return ch
+	}
+	ch.Status = StatusWarn
+	ch.Summary = "#() jobs in " + strings.Join(found, ", ")
+	ch.Detail = strings.Join(lines, "\n")
+	ch.Effect = "a #() job runs a shell command whenever tmux redraws the status line"
+	return ch
+}
+
+func (d *doctor) defaultCommandCheck(ctx context.Context) Check {
+	ch := Check{Name: CheckDefaultCommand}
+	cmd, err := d.c.Exec(ctx, nil, "show-options", "-gv", "default-command")
+	if err != nil {
+		return unreadable(ch, "default-command", err)
+	}
+	shell, err := d.c.Exec(ctx, nil, "show-options", "-gv", "default-shell")
+	if err != nil {
+		return unreadable(ch, "default-shell", err)
+	}
+	c, sh := strings.TrimSpace(string(cmd)), strings.TrimSpace(string(shell))
+	ch.Detail = "default-command: " + strconv.Quote(c) + "\ndefault-shell: " + sh
+	if c == "" {
+		ch.Status, ch.Summary = StatusOK, "new panes run the default shell "+sh
+		return ch
+	}
+	ch.Status = StatusWarn
+	ch.Summary = "default-command is set: " + clipLine(c, 120)
+	ch.Effect = "every new pane runs it instead of your shell"
+	return ch
+}
+
+func unreadable(ch Check, what string, err error) Check {
+	ch.Status = StatusWarn
+	ch.Summary = "cannot read " + what + ": " + errText(err)
+	return ch
+}
+
+func clipLine(s string, n int) string {
+	return textclip.String(strings.ReplaceAll(s, "\n", `\n`), n)
+}
+
+func count(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return strconv.Itoa(n) + " " + many
+}
+
+// joinLines joins the non-empty parts, one per line.
+func joinLines(parts ...string) string {
+	var out []string
+	for _, p := range parts {
+		if p != "" {
+			out = append(out, p)
+		}
+	}
+	return strings.Join(out, "\n")
+}
+
+func errText(err error) string { return tmxerr.As(err).Message }
+
+func hintText(err error) string { return tmxerr.As(err).Hint }
+
+// findServers returns the pids of tmux server processes, under procRoot
+// (proc(5)), that serve the socket at path: processes whose name says they
+// are a tmux server and whose arguments, environment and owner select that
+// socket. It finds a server whose socket file was deleted (B22); it returns
+// nothing where there is no /proc.
+func findServers(procRoot, path string) []int {
+	ents, err := os.ReadDir(procRoot)
+	if err != nil {
+		return nil
+	}
+	var pids []int
+	for _, e := range ents {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil || pid <= 0 {
+			continue
+		}
+		dir := filepath.Join(procRoot, e.Name())
+		st, err := os.Stat(dir)
+		if err != nil || !isTmuxServer(dir, pid) {
+			continue
+		}
+		uid, _ := owner(st)
+		b, err := os.ReadFile(filepath.Join(dir, "cmdline"))
+		if err != nil {
+			continue
+		}
+		argv := strings.Split(strings.TrimRight(string(b), "\x00"), "\x00")
+		env := map[string]string{}
+		if b, err := os.ReadFile(filepath.Join(dir, "environ")); err == nil {
+			for _, kv := range strings.Split(string(b), "\x00") {
+				if k, v, ok := strings.Cut(kv, "="); ok {
+					env[k] = v
+				}
+			}
+		}
+		if p, ok := TmuxSocketPath(argv, func(k string) string { return env[k] }, uid); ok && filepath.Clean(p) == filepath.Clean(path) {
+			pids = append(pids, pid)
+		}
+	}
+	sort.Ints(pids)
+	return pids
+}
+
+// isTmuxServer reads the process name: tmux names its server process
+// "tmux: server" (and clients "tmux: client"). A build that does not
+// rename itself is taken for a server when it is a session leader, as the
+// daemonized server is.
+func isTmuxServer(dir string, pid int) bool {
+	b, err := os.ReadFile(filepath.Join(dir, "comm"))
+	if err != nil {
+		return false
+	}
+	comm := strings.TrimSpace(string(b))
+	switch {
+	case comm == "tmux: server":
+		return true
+	case !strings.HasPrefix(comm, "tmux") || strings.Contains(comm, "client"):
+		return false
+	}
+	st, err := os.ReadFile(filepath.Join(dir, "stat"))
+	if err != nil {
+		return false
+	}
+	s := string(st)
+	i := strings.LastIndexByte(s, ')')
+	if i < 0 {
+		return false
+	}
+	f := strings.Fields(s[i+1:])
+	return len(f) > 3 && f[3] == strconv.Itoa(pid)
+}
+
+// TmuxSocketPath returns the socket a tmux process started with argv and
+// environment getenv uses, as tmux(1) chooses it: -S PATH, else -L NAME
+// (default "default") under $TMUX_TMPDIR/tmux-UID, falling back to /tmp
+// when TMUX_TMPDIR is unset or not a directory. ok is false when argv is
+// not a tmux command line or names a relative -S path.
+func TmuxSocketPath(argv []string, getenv func(string) string, uid int) (path string, ok bool) {
+	if len(argv) == 0 || !strings.HasPrefix(filepath.Base(argv[0]), "tmux") {
+		return "", false
+	}
+	var name, spath string
+	// tmux 3.3a's getopt string is "2c:CDdf:lL:NqS:T:uUvV": c, f, L, S and
+	// T take a value, attached ("-Lname") or as the next argument.
+args:
+	for i := 1; i < len(argv); i++ {
+		a := argv[i]
+		if a == "--" || a == "-" || !strings.HasPrefix(a, "-") {
+			break
+		}
+		for j := 1; j < len(a); j++ {
+			switch a[j] {
+			case 'c', 'f', 'L', 'S', 'T':
+				val := a[j+1:]
+				if val == "" {
+					if i+1 >= len(argv) {
+						break args
+					}
+					i++
+					val = argv[i]
+				}
+				switch a[j] {
+				case 'L':
+					name = val
+				case 'S':
+					spath = val
+				}
+				continue args
+			}
+		}
+	}
+	if spath != "" {
+		if !filepath.IsAbs(spath) {
+			return "", false
+		}
+		return filepath.Clean(spath), true
+	}
+	if name == "" {
+		name = "default"
+	}
+	return Socket{Name: name}.pathFor(getenv("TMUX_TMPDIR"), uid), true
+}
+
+// pathFor is [Socket.PathIn] for a given TMUX_TMPDIR and uid.
+func (s Socket) pathFor(tmpdir string, uid int) string {
+	if st, err := os.Stat(tmpdir); tmpdir == "" || err != nil || !st.IsDir() {
+		tmpdir = "/tmp"
+	}
+	return filepath.Join(tmpdir, fmt.Sprintf("tmux-%d", uid), s.Name)
+}

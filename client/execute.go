@@ -1,0 +1,242 @@
+package client
+
+import (
+	"context"
+	"os"
+	"strconv"
+	"strings"
+	"syscall"
+
+	"github.com/tmx-sh/tmx/tmxerr"
+)
+
+// historyEnv is what suppress-persistent-history puts in a new pane's
+// environment: bash and zsh write no history file (HISTFILE=/dev/null,
+// SAVEHIST=0 for zsh) and fish keeps no history (fish_history set empty).
+// A shell's startup files can set these again: it is best effort.
+var historyEnv = []string{"HISTFILE=/dev/null", "SAVEHIST=0", "fish_history="}
+
+// maxEnvName bounds an environment variable's name, in bytes, as tmx-mcp's
+// input schema does.
+const maxEnvName = 256
+
+// CheckEnv checks KEY=VALUE entries for a new pane's environment (tmux -e):
+// names are letters, digits and _, not starting with a digit, at most
+// maxEnvName bytes; values hold no NUL and at most MaxName bytes. With suppress, an entry that sets one
+// of the variables history suppression sets is refused; the error names
+// the variable, never its value.
+func CheckEnv(env []string, suppress bool) error {
+	for _, kv := range env {
+		name, value, ok := strings.Cut(kv, "=")
+		if !ok || name == "" || name[0] >= '0' && name[0] <= '9' || !onlyBytes(name, "_") {
+			return tmxerr.Errorf(tmxerr.InvalidArgument, "environment entry %q is not NAME=VALUE with a valid name", clip(name)).
+				WithHint("names are letters, digits and _, not starting with a digit")
+		}
+		if len(name) > maxEnvName {
+			return tmxerr.Errorf(tmxerr.InvalidArgument, "environment name %s is %d bytes; at most %d", clip(name), len(name), maxEnvName)
+		}
+		if strings.IndexByte(value, 0) >= 0 {
+			return tmxerr.Errorf(tmxerr.InvalidArgument, "the value of %s contains a NUL byte", name)
+		}
+		if len(value) > MaxName {
+			return tmxerr.Errorf(tmxerr.InvalidArgument, "the value of %s is %d bytes; at most %d", name, len(value), MaxName)
+		}
+		if suppress {
+			for _, h := range historyEnv {
+				if strings.HasPrefix(h, name+"=") {
+					return tmxerr.Errorf(tmxerr.InvalidArgument, "the environment sets %s, which history suppression sets too", name).
+						WithHint("drop %s from the environment, or do not ask for history suppression", name)
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// envArgs returns -e flags for a new pane's environment, history
+// suppression first.
+func envArgs(env []string, suppress bool) []string {
+	var args []string
+	if suppress {
+		for _, h := range historyEnv {
+			args = append(args, "-e", h)
+		}
+	}
+	for _, kv := range env {
+		args = append(args, "-e", Arg(kv)) // -e is not format-expanded
+	}
+	return args
+}
+
+// RespawnOptions configures [Client.Respawn].
+type RespawnOptions struct {
+	// Kill allows respawning a pane whose program still runs (respawn-pane
+	// -k kills it first).
+	Kill            bool
+	ConfirmSelf     bool
+	Env             []string
+	SuppressHistory bool
+}
+
+// Respawn restarts the program of pane p with the command it was started
+// with (respawn-pane), keeping its id and place. A live pane needs
+// o.Kill; the caller's own pane needs o.ConfirmSelf. Errors:
+// confirmation_required, caller_pane, caller_unproven, invalid_argument.
+func (c *Client) Respawn(ctx context.Context, snap *Snapshot, p PaneInfo, o RespawnOptions) (*Snapshot, PaneInfo, error) {
+	if err := CheckEnv(o.Env, o.SuppressHistory); err != nil {
+		return nil, PaneInfo{}, err
+	}
+	if snap.Caller.Unproven && !o.ConfirmSelf {
+		return nil, PaneInfo{}, tmxerr.Errorf(tmxerr.CallerUnproven, "cannot tell whether pane %s is the caller's own pane: %s", p.PaneID, snap.Caller.Reason).
+			WithHint("pass --confirm-self if you are sure")
+	}
+	if p.PaneID == snap.Caller.PaneID && !o.ConfirmSelf {
+		return nil, PaneInfo{}, tmxerr.Errorf(tmxerr.CallerPane, "pane %s is the caller's own pane; respawning it ends the program running tmx", p.PaneID).
+			WithHint("pass --confirm-self (confirm_self: true) if that is intended")
+	}
+	if !p.PaneDead && !o.Kill {
+		return nil, PaneInfo{}, tmxerr.Errorf(tmxerr.ConfirmationRequired, "pane %s is running %s; respawning it kills that", p.PaneID, p.PaneCurrentCommand).
+			WithHint("pass --kill (confirm: true over MCP) to end it and start again")
+	}
+	args := []string{"respawn-pane", "-t", p.PaneID}
+	if o.Kill {
+		args = append(args, "-k")
+	}
+	if _, err := c.Exec(ctx, nil, append(args, envArgs(o.Env, o.SuppressHistory)...)...); err != nil {
+		return nil, PaneInfo{}, err
+	}
+	snap, q, err := c.readBack(ctx, p.PaneID)
+	return snap, q, err
+}
+
+// Signals are the signals tmx sends to a pane's foreground process group.
+var Signals = map[string]syscall.Signal{
+	"SIGINT": syscall.SIGINT, "SIGTERM": syscall.SIGTERM, "SIGKILL": syscall.SIGKILL,
+	"SIGSTOP": syscall.SIGSTOP, "SIGCONT": syscall.SIGCONT,
+}
+
+// SignalEnds reports whether sig usually ends a process, and so needs
+// confirmation.
+func SignalEnds(sig string) bool { return sig == "SIGINT" || sig == "SIGTERM" || sig == "SIGKILL" }
+
+// SignalResult reports a signal sent to a pane's foreground process group.
+type SignalResult struct {
+	PaneID string `json:"pane_id"`
+	Signal string `json:"signal"`
+	// ProcessGroup is the group signalled; Command its leader's name.
+	ProcessGroup int    `json:"process_group"`
+	Command      string `json:"command"`
+}
+
+// NormalizeSignal accepts INT, int, SIGINT and returns SIGINT, or an error
+// naming the five signals.
+func NormalizeSignal(s string) (string, error) {
+	u := strings.ToUpper(s)
+	if !strings.HasPrefix(u, "SIG") {
+		u = "SIG" + u
+	}
+	if _, ok := Signals[u]; !ok {
+		return "", tmxerr.Errorf(tmxerr.InvalidArgument, "signal %q is not one of SIGINT, SIGTERM, SIGKILL, SIGSTOP, SIGCONT", s).
+			WithHint("interrupt with SIGINT, stop with SIGTERM or SIGKILL, pause with SIGSTOP, resume with SIGCONT")
+	}
+	return u, nil
+}
+
+// SignalPane sends sig to the foreground process group of pane p's
+// terminal: the job the pane's shell is running, or the pane's program.
+// SIGINT, SIGTERM and SIGKILL need confirm; the caller's own pane needs
+// confirmSelf. The group comes from /proc (tpgid of the pane's process, see
+// proc(5)). Errors: invalid_argument, confirmation_required, caller_pane,
+// caller_unproven, pane_dead, tmux_error (no /proc).
+func (c *Client) SignalPane(snap *Snapshot, p PaneInfo, sig string, confirm, confirmSelf bool) (*SignalResult, error) {
+	sig, err := NormalizeSignal(sig)
+	if err != nil {
+		return nil, err
+	}
+	switch {
+	case p.PaneDead:
+		return nil, tmxerr.Errorf(tmxerr.PaneDead, "pane %s is dead; its program has no process to signal", p.PaneID)
+	case snap.Caller.Unproven && !confirmSelf:
+		return nil, tmxerr.Errorf(tmxerr.CallerUnproven, "cannot tell whether pane %s is the caller's own pane: %s", p.PaneID, snap.Caller.Reason).
+			WithHint("pass --confirm-self if you are sure")
+	case p.PaneID == snap.Caller.PaneID && !confirmSelf:
+		return nil, tmxerr.Errorf(tmxerr.CallerPane, "pane %s is the caller's own pane: %s would reach the program running tmx", p.PaneID, sig).
+			WithHint("pass --confirm-self (confirm_self: true) if that is intended")
+	case SignalEnds(sig) && !confirm:
+		return nil, tmxerr.Errorf(tmxerr.ConfirmationRequired, "%s would usually end %s in pane %s", sig, p.PaneCurrentCommand, p.PaneID).
+			WithHint("add --confirm (confirm: true over MCP)")
+	}
+	_, tpgid, ok := procStat(p.PanePID)
+	if !ok || tpgid <= 1 {
+		return nil, tmxerr.Errorf(tmxerr.TmuxError, "cannot find the foreground process group of pane %s (no /proc?)", p.PaneID).
+			WithHint("send C-c as a key instead: tmx send %s C-c (send_keys)", p.PaneID)
+	}
+	if tpgid == syscall.Getpgrp() {
+		return nil, tmxerr.Errorf(tmxerr.CallerPane, "pane %s's foreground group is tmx's own", p.PaneID)
+	}
+	res := &SignalResult{PaneID: p.PaneID, Signal: sig, ProcessGroup: tpgid}
+	if b, err := os.ReadFile("/proc/" + strconv.Itoa(tpgid) + "/comm"); err == nil {
+		res.Command = strings.TrimSpace(string(b))
+	}
+	if err := syscall.Kill(-tpgid, Signals[sig]); err != nil {
+		return nil, tmxerr.Errorf(tmxerr.TmuxError, "cannot send %s to process group %d: %v", sig, tpgid, err)
+	}
+	return res, nil
+}
+
+// KeyOp is one entry of a key batch.
+type KeyOp struct {
+	Target string   `json:"target"`
+	Keys   []string `json:"keys"`
+}
+
+// MaxBatch bounds the entries of a batch.
+const MaxBatch = 16
+
+// SendKeysBatch sends several key lists, each to its own target, in one
+// tmux call. Every entry is checked first (target, keys, synchronize-panes
+// cohort, caller), so a bad entry sends nothing at all.
+func (c *Client) SendKeysBatch(ctx context.Context, snap *Snapshot, ops []KeyOp, confirmSelf bool) ([]*InputResult, error) {
+	if len(ops) == 0 || len(ops) > MaxBatch {
+		return nil, tmxerr.Errorf(tmxerr.InvalidArgument, "a batch holds 1 to %d entries, not %d", MaxBatch, len(ops))
+	}
+	var args []string
+	var results []*InputResult
+	for i, op := range ops {
+		bad := func(err error) error {
+			te := tmxerr.As(err)
+			te.Message = "entry " + strconv.Itoa(i+1) + ": " + te.Message
+			return te
+		}
+		if len(op.Keys) == 0 {
+			return nil, bad(tmxerr.New(tmxerr.InvalidArgument, "no keys", ""))
+		}
+		for _, k := range op.Keys {
+			if err := CheckKey(k); err != nil {
+				return nil, bad(err)
+			}
+		}
+		r, err := snap.Resolve(op.Target)
+		if err != nil {
+			return nil, bad(err)
+		}
+		cohort := snap.Cohort(r.Pane)
+		if err := checkCohort(cohort, snap.Caller, confirmSelf); err != nil {
+			return nil, bad(err)
+		}
+		if len(args) > 0 {
+			args = append(args, ";")
+		}
+		args = append(args, "send-keys", "-t", r.Pane.PaneID, "--")
+		for _, k := range op.Keys {
+			args = append(args, Arg(k))
+		}
+		res := inputResult(r.Pane, cohort)
+		res.Keys = op.Keys
+		results = append(results, res)
+	}
+	if _, err := c.Exec(ctx, nil, args...); err != nil {
+		return nil, err
+	}
+	return results, nil
+}
