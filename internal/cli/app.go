@@ -11,6 +11,7 @@ import (
 	"os"
 	"os/signal"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"syscall"
@@ -60,6 +61,13 @@ func Main() int {
 
 // Run runs tmx in env and returns the exit status. Tests call it directly.
 func Run(ctx context.Context, env *Env) int {
+	// A completion request never runs a command. After a "--" urfave/cli
+	// no longer reads --generate-bash-completion as one, and would run the
+	// action with it as an argument; tmx's completion scripts never ask
+	// on such a line, and this covers hand-written ones.
+	if n := len(env.Args); n > 1 && env.Args[n-1] == "--generate-bash-completion" && slices.Contains(env.Args[1:n-1], "--") {
+		return tmxerr.ExitOK
+	}
 	args := markPayload(env.Args)
 	asJSON := wantsJSON(args)
 	app := newApp(env)
@@ -166,6 +174,7 @@ func newApp(env *Env) *cli.App {
 		},
 	}
 	app.Setup()
+	completeTargetsIn(app.Commands, env)
 	for _, cmd := range app.Commands {
 		setupCommand(cmd)
 	}

@@ -126,22 +126,11 @@ and server_gone.
 
 func exitCodesHelp() string {
 	var b strings.Builder
-	b.WriteString(`Exit codes
-
-  0    success
-  1    failure: no server, no such target, a tmux error
-  2    usage error, or a refusal by a safety rule (nothing was done)
-  124  a wait timed out
-  125  tmx run gave up waiting (the command may still be running)
-  126  tmx mcp found tmx-mcp but could not execute it
-  127  tmx mcp could not find tmx-mcp
-
-tmx run otherwise exits with the command's own status, and 1 when the pane
-or the server went away before the command finished.
-
-Error codes (the "code" of the --json error document):
-
-`)
+	b.WriteString("Exit codes\n\n")
+	for _, s := range tmxerr.Statuses {
+		fmt.Fprintf(&b, "  %-4d %s\n", s.Exit, s.Doc)
+	}
+	b.WriteString("\n" + tmxerr.RunNote + "\n\nError codes (the \"code\" of the --json error document):\n\n")
 	for _, i := range tmxerr.All() {
 		fmt.Fprintf(&b, "  %-22s %3d  %s\n", i.Code, i.Exit, i.Doc)
 	}

@@ -41,16 +41,25 @@ func sendCmd(env *Env) *cli.Command {
 	return &cli.Command{
 		Name:      "send",
 		Usage:     "send tmux key names (Enter, C-c, Up) to a pane",
-		UsageText: "send [--confirm-self] [--stdin] TARGET KEY...",
+		UsageText: "send [--confirm-self] [--stdin] TARGET KEY...\n   tmx send --batch < ops.json",
 		Description: "Sends keys by tmux name: Enter, Escape, Tab, Space, BSpace, Up, Down, Left, Right, Home,\n" +
 			"End, PageUp, PageDown, F1..F12, C-x, M-x, S-x, or one character. Anything else is refused: send\n" +
 			"text with tmx type or tmx paste. With synchronize-panes on, the keys reach the whole cohort and\n" +
 			"target_pane_ids lists it; a pane in a mode, dead, or the caller's own in it refuses the send.\n" +
-			"--stdin reads the keys from stdin, one per line.\n\n" +
+			"--stdin reads the keys from stdin, one per line. --batch reads a JSON array of\n" +
+			"{\"target\": ..., \"keys\": [...]} from stdin, checks every entry, then sends them all in one\n" +
+			"tmux call (nothing is sent if one entry is refused).\n\n" +
 			"Examples:\n   tmx send %3 C-c\n   tmx send work Up Enter",
 		Category: catExecute,
-		Flags:    []cli.Flag{confirmSelfFlag, stdinFlag("read the keys from stdin, one per line"), jsonFlag()},
+		Flags: []cli.Flag{confirmSelfFlag, stdinFlag("read the keys from stdin, one per line"),
+			&cli.BoolFlag{Name: "batch", Usage: "read a JSON array of {target, keys} from stdin"}, jsonFlag()},
 		Action: action(env, func(x *call) error {
+			if x.Bool("batch") {
+				if len(x.args) > 0 || x.Bool("stdin") {
+					return tmxerr.New(tmxerr.Usage, "--batch takes no TARGET or KEY arguments and no --stdin", "give the entries as JSON on stdin")
+				}
+				return sendBatch(x)
+			}
 			keys := append(x.args[min(1, len(x.args)):], x.payload...)
 			if x.Bool("stdin") {
 				if len(keys) > 0 {

@@ -59,6 +59,9 @@ func runCmd(env *Env) *cli.Command {
 			if strings.TrimSpace(command) == "" {
 				return tmxerr.New(tmxerr.Usage, "no command given", "usage: tmx run [TARGET] -- COMMAND")
 			}
+			if err := client.CheckCommand(command); err != nil {
+				return err // before the default session is created
+			}
 			var cl *client.Client
 			var snap *client.Snapshot
 			var p client.PaneInfo

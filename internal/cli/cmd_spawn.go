@@ -53,7 +53,7 @@ func newCmd(env *Env) *cli.Command {
 			dirFlag,
 			&cli.IntFlag{Name: "width", Aliases: []string{"x"}, Usage: "width in `COLS`", DefaultText: "200"},
 			&cli.IntFlag{Name: "height", Aliases: []string{"y"}, Usage: "height in `ROWS`", DefaultText: "50"},
-			jsonFlag(),
+			envFlag, suppressFlag, jsonFlag(),
 		},
 		Action: payloadAction(env, func(x *call) error {
 			if err := exactArgs(x.Context, x.args, 0, "no arguments before --"); err != nil {
@@ -69,6 +69,7 @@ func newCmd(env *Env) *cli.Command {
 			snap, p, err := cl.NewSession(x.ctx(), client.SpawnOptions{
 				Name: x.String("name"), WindowName: x.String("window-name"), Dir: x.String("dir"),
 				Width: x.Int("width"), Height: x.Int("height"), Command: x.payload,
+				Env: x.StringSlice("env"), SuppressHistory: x.Bool("suppress-persistent-history"),
 			})
 			if err != nil {
 				return err
@@ -88,7 +89,7 @@ func newWindowCmd(env *Env) *cli.Command {
 		Category: catExecute,
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "name", Aliases: []string{"n"}, Usage: "window `NAME`"},
-			dirFlag,
+			dirFlag, envFlag, suppressFlag,
 			jsonFlag(),
 		},
 		Action: payloadAction(env, func(x *call) error {
@@ -104,6 +105,7 @@ func newWindowCmd(env *Env) *cli.Command {
 			}
 			snap, p, err := cl.NewWindow(x.ctx(), r.Pane.SessionID, client.SpawnOptions{
 				Name: x.String("name"), Dir: x.String("dir"), Command: x.payload,
+				Env: x.StringSlice("env"), SuppressHistory: x.Bool("suppress-persistent-history"),
 			})
 			if err != nil {
 				return err
@@ -126,7 +128,7 @@ func splitCmd(env *Env) *cli.Command {
 			&cli.BoolFlag{Name: "horizontal", Usage: "put the new pane beside the target (tmux split-window -h)"},
 			&cli.BoolFlag{Name: "before", Usage: "put the new pane above or left of the target"},
 			&cli.StringFlag{Name: "size", Aliases: []string{"l"}, Usage: "new pane's size in cells, or a percentage (`N` or N%)"},
-			dirFlag,
+			dirFlag, envFlag, suppressFlag,
 			jsonFlag(),
 		},
 		Action: payloadAction(env, func(x *call) error {
@@ -137,6 +139,7 @@ func splitCmd(env *Env) *cli.Command {
 			snap, p, err := cl.Split(x.ctx(), r.Pane.PaneID, client.SpawnOptions{
 				Horizontal: x.Bool("horizontal"), Before: x.Bool("before"), Size: x.String("size"),
 				Dir: x.String("dir"), Command: x.payload,
+				Env: x.StringSlice("env"), SuppressHistory: x.Bool("suppress-persistent-history"),
 			})
 			if err != nil {
 				return err

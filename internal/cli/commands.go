@@ -25,10 +25,13 @@ const (
 
 func commands(env *Env) []*cli.Command {
 	return []*cli.Command{
-		lsCmd(env), infoCmd(env), showCmd(env), captureCmd(env), sinceCmd(env), snapshotCmd(env), searchCmd(env), waitCmd(env),
-		waitForCmd(env), signalChannelCmd(env),
-		newCmd(env), newWindowCmd(env), splitCmd(env), runCmd(env), sendCmd(env), typeCmd(env), pasteCmd(env),
-		killCmd(env),
+		lsCmd(env), infoCmd(env), showCmd(env), findPaneCmd(env), captureCmd(env), sinceCmd(env), snapshotCmd(env), searchCmd(env),
+		waitCmd(env), varsCmd(env), optionsCmd(env), envCmd(env), hooksCmd(env),
+		renameCmd(env), selectCmd(env), layoutCmd(env), resizeCmd(env), moveWindowCmd(env), swapPaneCmd(env), titleCmd(env),
+		waitForCmd(env), signalChannelCmd(env), mouseCmd(env), historyLimitCmd(env),
+		newCmd(env), newWindowCmd(env), splitCmd(env), respawnCmd(env), runCmd(env), sendCmd(env), typeCmd(env), pasteCmd(env),
+		syncCmd(env), signalCmd(env),
+		clearCmd(env), killCmd(env),
 		statusCmd(env), doctorCmd(env), capabilitiesCmd(env), mcpCmd(env), completionCmd(env), versionCmd(env), helpCmd(env),
 	}
 }
@@ -160,12 +163,15 @@ var (
 	maxBytesFlag    = &cli.IntFlag{Name: "max-bytes", Usage: "keep the newest `N` bytes at most", DefaultText: "TMX_MAX_BYTES, 128000; also the ceiling"}
 )
 
-// checkPositive refuses numeric flags given a value that is not positive
-// (leaving a flag out means its default).
+// positiveFlags are the numeric flags whose values must be positive
+// (leaving one out means its default).
+var positiveFlags = map[string]bool{"lines": true, "max-bytes": true, "timeout": true, "width": true, "height": true, "max-panes": true, "max-matches": true}
+
+// checkPositive refuses a non-positive value for a positiveFlags flag.
 func checkPositive(x *call) error {
 	for _, f := range x.Command.Flags {
 		name := f.Names()[0]
-		if !x.IsSet(name) {
+		if !positiveFlags[name] || !x.IsSet(name) {
 			continue
 		}
 		var bad bool

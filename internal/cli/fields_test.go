@@ -10,8 +10,8 @@ import (
 
 var (
 	sessionKeys = "session_attached session_created session_id session_name session_windows"
-	windowKeys  = "window_active window_id window_index window_layout window_name window_panes window_zoomed_flag"
-	paneKeys    = "alternate_on cursor_x cursor_y history_limit history_size is_caller pane_active pane_current_command pane_current_path pane_dead pane_dead_status pane_id pane_in_mode pane_index pane_mode pane_pid pane_synchronized pane_tty pane_width pane_height pane_title"
+	windowKeys  = "window_active window_id window_index window_layout window_name window_panes window_zoomed_flag window_width window_height"
+	paneKeys    = "alternate_on cursor_x cursor_y history_limit history_size is_caller pane_active pane_current_command pane_current_path pane_dead pane_dead_status pane_id pane_in_mode pane_index pane_mode pane_pid pane_synchronized pane_tty pane_width pane_height pane_left pane_top pane_title"
 	serverKeys  = "schema_version socket_path server_pid"
 )
 

@@ -18,6 +18,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"github.com/tmx-sh/tmx/internal/clip"
 	"github.com/tmx-sh/tmx/internal/result"
 	"github.com/tmx-sh/tmx/tmxerr"
 )
@@ -35,6 +36,9 @@ func writeDoc(w io.Writer, v any) error {
 // "tmx: error:" and "tmx: hint:" lines.
 func printError(w io.Writer, err error, asJSON bool) {
 	te := tmxerr.As(err)
+	// A message may quote what the caller gave, which can be megabytes.
+	te.Message, te.Hint = clipMessage(te.Message), clipMessage(te.Hint)
+	err = te
 	if asJSON {
 		b, _ := result.Marshal(result.ErrorOf(err))
 		w.Write(b)
@@ -77,3 +81,8 @@ func yesNo(b bool) string {
 	}
 	return "no"
 }
+
+// maxMessage bounds an error's message and hint, in bytes.
+const maxMessage = 2048
+
+func clipMessage(s string) string { return clip.String(s, maxMessage) }

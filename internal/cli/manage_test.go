@@ -1,0 +1,214 @@
+package cli
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/tmx-sh/tmx/internal/tmuxtest"
+	"github.com/tmx-sh/tmx/tmxerr"
+)
+
+// The manage commands through the CLI: human output, --level, and the
+// refusals that name the fix.
+func TestManageCommands(t *testing.T) {
+	srv := tmuxtest.New(t)
+	top := srv.NewPane("work", "bash", 120, 40)
+	bottom := srv.Tmux("split-window", "-t", top, "-P", "-F", "#{pane_id}")
+
+	// rename: a pane target needs --level; names are literal.
+	if code, msg := mustFail(t, srv, 2, "rename", bottom, "x"); code != tmxerr.InvalidArgument || !strings.Contains(msg, "titles") {
+		t.Errorf("rename of a pane: %s %s", code, msg)
+	}
+	d := mustJSON(t, srv, 0, "rename", "--level", "window", bottom, "ed#{pane_id}")
+	if d["name"] != "ed#{pane_id}" || d["action"] != "renamed" {
+		t.Errorf("rename --level window: %v", d)
+	}
+	r := tmx(t, srv, "", "rename", "work", "build")
+	if r.code != 0 || srv.Tmux("display-message", "-p", "-t", top, "#{session_name}") != "build" {
+		t.Errorf("rename session: %+v", r)
+	}
+	mustFail(t, srv, 2, "rename", "--level", "session", top, "a.b")
+
+	// select: --level window keeps the active pane; a session is refused.
+	srv.Tmux("select-pane", "-t", top)
+	mustJSON(t, srv, 0, "select", "--level", "window", bottom)
+	if got := srv.Tmux("display-message", "-p", "-t", top, "#{pane_active}"); got != "1" {
+		t.Errorf("select --level window moved the active pane")
+	}
+	mustJSON(t, srv, 0, "select", bottom)
+	if got := srv.Tmux("display-message", "-p", "-t", bottom, "#{pane_active}"); got != "1" {
+		t.Errorf("select of a pane did not make it active")
+	}
+	mustFail(t, srv, 2, "select", "build")
+	mustFail(t, srv, 2, "select", "--level", "session", bottom)
+
+	// layout: a preset, then nonsense refused before tmux sees it.
+	d = mustJSON(t, srv, 0, "layout", top, "even-horizontal")
+	if !strings.Contains(fmt.Sprint(d["window_layout"]), ",") {
+		t.Errorf("layout: %v", d)
+	}
+	if code, _ := mustFail(t, srv, 2, "layout", top, "bogus"); code != tmxerr.InvalidArgument {
+		t.Errorf("layout bogus: %s", code)
+	}
+
+	// resize: zoom is idempotent, unzoom undoes it; nothing to do is usage.
+	mustJSON(t, srv, 0, "resize", "--zoom", top)
+	mustJSON(t, srv, 0, "resize", "--zoom", top)
+	if srv.Tmux("display-message", "-p", "-t", top, "#{window_zoomed_flag}") != "1" {
+		t.Error("--zoom twice unzoomed")
+	}
+	mustJSON(t, srv, 0, "resize", "--unzoom", top)
+	if srv.Tmux("display-message", "-p", "-t", top, "#{window_zoomed_flag}") != "0" {
+		t.Error("--unzoom left the window zoomed")
+	}
+	mustFail(t, srv, 2, "resize", top)
+	d = mustJSON(t, srv, 0, "resize", "--level", "window", "--width", "90", "--height", "25", top)
+	if d["width"] != float64(90) || d["height"] != float64(25) {
+		t.Errorf("resize window: %v", d)
+	}
+
+	// title, mouse, history-limit, sync.
+	d = mustJSON(t, srv, 0, "title", top, "t;")
+	if d["title"] != "t;" {
+		t.Errorf("title with a trailing ;: %v", d)
+	}
+	mustJSON(t, srv, 0, "mouse", "on", "build")
+	mustFail(t, srv, 2, "mouse", "maybe", "build")
+	d = mustJSON(t, srv, 0, "history-limit", "build", "500")
+	if d["value"] != "500" {
+		t.Errorf("history-limit: %v", d)
+	}
+	mustFail(t, srv, 2, "history-limit", "build", "-5")
+	mustJSON(t, srv, 0, "sync", "on", top)
+	if srv.Tmux("show-options", "-w", "-v", "-t", top, "synchronize-panes") != "on" {
+		t.Error("sync on did not set synchronize-panes")
+	}
+	mustJSON(t, srv, 0, "sync", "off", top)
+
+	// vars: tab-separated for people; a name with format syntax refused.
+	r = tmx(t, srv, "", "vars", top, "pane_id", "window_panes")
+	if r.code != 0 || r.stdout != "pane_id\t"+top+"\nwindow_panes\t2\n" {
+		t.Errorf("vars: %+v", r)
+	}
+	mustFail(t, srv, 2, "vars", top, "#{pane_pid}")
+
+	// options, env, hooks.
+	d = mustJSON(t, srv, 0, "options", "show", "--scope", "server", "escape-time")
+	if d["scope"] != "server" || d["value"] == "" {
+		t.Errorf("options show: %v", d)
+	}
+	srv.Tmux("set-environment", "-t", "build", "DB_PASSWORD", "hunter2")
+	r = tmx(t, srv, "", "env", "show", "build")
+	if r.code != 0 || strings.Contains(r.stdout, "hunter2") || !strings.Contains(r.stdout, "DB_PASSWORD=(withheld") {
+		t.Errorf("env show: %+v", r)
+	}
+	r = tmx(t, srv, "", "env", "show", "--reveal", "build", "--", "DB_PASSWORD")
+	if r.code != 0 || r.stdout != "DB_PASSWORD=hunter2\n" {
+		t.Errorf("env show --reveal: %+v", r)
+	}
+	srv.Tmux("set-hook", "-g", "after-split-window", "display-message split")
+	d = mustJSON(t, srv, 0, "hooks", "show", "--global")
+	if !strings.Contains(fmt.Sprint(d["hooks"]), "after-split-window") {
+		t.Errorf("hooks show: %v", d)
+	}
+
+	// find-pane: an unknown position names the valid ones.
+	// (even-horizontal put bottom on the right.)
+	d = mustJSON(t, srv, 0, "find-pane", "--position", "top-right", top)
+	if d["pane_id"] != bottom {
+		t.Errorf("find-pane top-right: %v", d)
+	}
+	if _, msg := mustFail(t, srv, 2, "find-pane", "--position", "north", top); !strings.Contains(msg, "north") {
+		t.Errorf("find-pane north: %s", msg)
+	}
+
+	// swap-pane and move-window.
+	before := srv.Tmux("display-message", "-p", "-t", top, "#{pane_index}")
+	mustJSON(t, srv, 0, "swap-pane", top, bottom)
+	if srv.Tmux("display-message", "-p", "-t", bottom, "#{pane_index}") != before {
+		t.Error("swap-pane did not exchange places")
+	}
+	srv.Tmux("new-session", "-d", "-s", "dest")
+	w := srv.Tmux("new-window", "-d", "-t", "build:", "-P", "-F", "#{window_id}")
+	d = mustJSON(t, srv, 0, "move-window", "--index", "5", w, "dest")
+	if srv.Tmux("display-message", "-p", "-t", w, "#{session_name}:#{window_index}") != "dest:5" {
+		t.Errorf("move-window: %v", d)
+	}
+}
+
+// Execute and teardown commands: signal, clear, respawn, send --batch,
+// spawn environments.
+func TestExecuteCommands(t *testing.T) {
+	srv := tmuxtest.New(t)
+	a := srv.NewPane("s", "bash", 100, 30)
+	b := srv.Tmux("split-window", "-t", a, "-P", "-F", "#{pane_id}")
+	srv.WaitFor(b, func(s string) bool { return strings.TrimSpace(s) != "" }, 10*time.Second)
+
+	// signal: names normalised; an ending signal needs --confirm; an
+	// unknown one names the list.
+	srv.Tmux("send-keys", "-t", a, "sleep 300", "Enter")
+	srv.WaitFor(a, func(string) bool {
+		return srv.Tmux("display-message", "-p", "-t", a, "#{pane_current_command}") == "sleep"
+	}, 10*time.Second)
+	if code, _ := mustFail(t, srv, 2, "signal", a, "term"); code != tmxerr.ConfirmationRequired {
+		t.Errorf("signal without --confirm: %s", code)
+	}
+	if _, msg := mustFail(t, srv, 2, "signal", a, "SIGHUP"); !strings.Contains(msg, "SIGHUP") {
+		t.Errorf("signal SIGHUP: %s", msg)
+	}
+	d := mustJSON(t, srv, 0, "signal", "--confirm", a, "term")
+	if d["signal"] != "SIGTERM" || d["command"] != "sleep" {
+		t.Errorf("signal: %v", d)
+	}
+	srv.WaitFor(a, func(string) bool {
+		return srv.Tmux("display-message", "-p", "-t", a, "#{pane_current_command}") == "bash"
+	}, 10*time.Second)
+
+	// clear: --confirm required (exit 2), then the history is gone.
+	srv.Tmux("send-keys", "-t", a, "seq 100", "Enter")
+	srv.WaitFor(a, func(s string) bool { return strings.Contains(s, "100") }, 10*time.Second)
+	mustFail(t, srv, 2, "clear", a)
+	mustJSON(t, srv, 0, "clear", "--confirm", a)
+	if srv.Tmux("display-message", "-p", "-t", a, "#{history_size}") != "0" {
+		t.Error("clear left history")
+	}
+
+	// send --batch: both panes in one call; malformed JSON refused.
+	r := tmx(t, srv, `[{"target":"`+a+`","keys":["e","c","h","o"," ","X","Enter"]},{"target":"`+b+`","keys":["e","c","h","o"," ","Y","Enter"]}]`, "--json", "send", "--batch")
+	if r.code != 0 {
+		t.Fatalf("send --batch: %+v", r)
+	}
+	srv.WaitFor(a, func(s string) bool { return strings.Contains(s, "\nX") }, 10*time.Second)
+	srv.WaitFor(b, func(s string) bool { return strings.Contains(s, "\nY") }, 10*time.Second)
+	for _, bad := range []string{`{}`, `[{"target":"` + a + `","keys":["x"],"extra":1}]`, `[] []`, `[]`} {
+		r = tmx(t, srv, bad, "--json", "send", "--batch")
+		if code, _, _ := r.errDoc(t); r.code != 2 || code != tmxerr.InvalidArgument && code != tmxerr.Usage {
+			t.Errorf("send --batch %s: exit %d %s", bad, r.code, code)
+		}
+	}
+
+	// new-window with --env and history suppression; a bad name refused
+	// before anything is created.
+	windows := srv.Tmux("display-message", "-p", "-t", a, "#{session_windows}")
+	mustFail(t, srv, 2, "new-window", "--env", "1BAD=x", "s")
+	if srv.Tmux("display-message", "-p", "-t", a, "#{session_windows}") != windows {
+		t.Error("a refused new-window created a window")
+	}
+	d = mustJSON(t, srv, 0, "new-window", "--env", "TMX_V=a;b", "--suppress-persistent-history", "s")
+	p := d["pane_id"].(string)
+	d = mustJSON(t, srv, 0, "run", p, "--", `echo "$TMX_V/$SAVEHIST"`)
+	if d["output"] != "a;b/0" {
+		t.Errorf("environment in the new window: %v", d["output"])
+	}
+
+	// respawn: a live pane needs --kill; the pane id stays.
+	if code, _ := mustFail(t, srv, 2, "respawn", p); code != tmxerr.ConfirmationRequired {
+		t.Errorf("respawn without --kill: %s", code)
+	}
+	d = mustJSON(t, srv, 0, "respawn", "--kill", p)
+	if d["pane_id"] != p {
+		t.Errorf("respawn: %v", d)
+	}
+}
