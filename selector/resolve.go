@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
-	"unicode/utf8"
 
+	"github.com/tmx-sh/tmx/internal/clip"
 	"github.com/tmx-sh/tmx/tmxerr"
 )
 
@@ -265,13 +265,7 @@ const maxListedName = 64
 // quoteName quotes a name only when it would be unclear bare, and cuts a
 // long one.
 func quoteName(s string) string {
-	if len(s) > maxListedName {
-		cut := maxListedName
-		for cut > 0 && !utf8.RuneStart(s[cut]) {
-			cut--
-		}
-		s = s[:cut] + "…"
-	}
+	s = clip.String(s, maxListedName)
 	if s == "" || strings.ContainsAny(s, " \t\"'\\") || strconv.Quote(s) != `"`+s+`"` {
 		return strconv.Quote(s)
 	}
