@@ -1,6 +1,7 @@
 package catalog
 
 import (
+	"sort"
 	"strconv"
 	"strings"
 
@@ -25,13 +26,19 @@ func (a Args) String(name string) string { return a.get(name).String() }
 // Bool returns a boolean argument (false when absent).
 func (a Args) Bool(name string) bool { return a.get(name).Bool() }
 
-// Number returns a numeric argument as written, for a CLI flag.
+// maxFlagNumber bounds what Number returns. Every numeric argument without
+// a schema maximum is a bound the CLI clamps to a ceiling (SPEC section 7),
+// and its integer flags cannot parse a value past int64.
+const maxFlagNumber = 1 << 53
+
+// Number returns a numeric argument as written, for a CLI flag; a value
+// past ±2^53 is clamped to it.
 func (a Args) Number(name string) string {
 	r := a.get(name)
 	if r.Type != gjson.Number {
 		return ""
 	}
-	return strconv.FormatFloat(r.Float(), 'f', -1, 64)
+	return strconv.FormatFloat(max(-maxFlagNumber, min(r.Float(), maxFlagNumber)), 'f', -1, 64)
 }
 
 // Strings returns an array of strings.
@@ -42,6 +49,9 @@ func (a Args) Strings(name string) []string {
 	}
 	return out
 }
+
+// Raw returns an argument's JSON text as sent ("" when absent).
+func (a Args) Raw(name string) string { return a.get(name).Raw }
 
 // argv accumulates CLI arguments.
 type argv []string
@@ -77,4 +87,19 @@ func (v *argv) target(a Args) {
 		t = "=" + t
 	}
 	*v = append(*v, t)
+}
+
+// spawnEnv appends --env=NAME=VALUE per environment entry, in name order
+// so the argv is deterministic, and --suppress-persistent-history.
+func (v *argv) spawnEnv(a Args) {
+	env := a.get("environment").Map()
+	names := make([]string, 0, len(env))
+	for n := range env {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		*v = append(*v, "--env="+n+"="+env[n].String())
+	}
+	v.boolean(a, "suppress_persistent_history", "suppress-persistent-history")
 }

@@ -100,6 +100,12 @@ const (
 	// SinkTmuxArgument: one tmux argument tmux does not expand (a
 	// wait-for channel name).
 	SinkTmuxArgument Interpreter = "tmux-argument"
+	// SinkSignal: a signal name from a fixed list, sent by tmx with
+	// kill(2) to a pane's foreground process group.
+	SinkSignal Interpreter = "pane-signal"
+	// SinkEnvironment: NAME=VALUE pairs tmux sets in a new pane's
+	// environment (new-session/new-window/split-window/respawn-pane -e).
+	SinkEnvironment Interpreter = "pane-environment"
 )
 
 // How values are made literal, per interpreter.
@@ -113,6 +119,8 @@ const (
 	litPattern  = "matched by tmx (Go's RE2 for regexes, on bounded input); never given to tmux"
 	litCursor   = "decoded by tmx and its HMAC signature checked; never given to tmux"
 	litArgument = "checked against a narrow character set (letters, digits, _ . : @ + = -, not starting with -) and passed as one argument"
+	litSignal   = "one of a fixed list of names, mapped by tmx to a number and sent with kill(2); never given to tmux or a shell"
+	litEnv      = "names checked as shell identifiers, values refused if they hold a NUL byte; each pair passed as one -e argument (a trailing ; escaped), which tmux does not expand"
 )
 
 // Sink is where one input goes and how it is made literal on the way.
@@ -123,13 +131,19 @@ type Sink struct {
 
 // Param is one tool argument.
 type Param struct {
-	Name        string
-	Type        string // "string", "integer", "number", "boolean", or "array" (of strings)
+	Name string
+	// Type is "string", "integer", "number", "boolean", "array" (of
+	// strings), "object-array" (of objects, checked by the tool) or
+	// "string-map" (an object of string values).
+	Type        string
 	Description string
 	Required    bool
 	Enum        []string
 	Minimum     *float64
 	Maximum     *float64
+	// ExclusiveMinimum is a bound the value must pass (a timeout must be
+	// positive).
+	ExclusiveMinimum *float64
 	// Payload arguments (command, text, keys) travel on the CLI child's
 	// stdin, never in its argv, and may be up to 64 KiB.
 	Payload bool
@@ -202,6 +216,10 @@ func literalization(i Interpreter, payload bool) string {
 		return litCursor
 	case SinkTmuxArgument:
 		return litArgument
+	case SinkSignal:
+		return litSignal
+	case SinkEnvironment:
+		return litEnv
 	}
 	return ""
 }
@@ -237,6 +255,9 @@ func (t *Tool) Sentence() string {
 		reach = "Starts the configured shell (your default shell) in a new pane, with your user's authority"
 	case ReachPaneInput:
 		reach = "Sends caller-chosen input to the program running in a pane, with your user's authority"
+		if t.hasSink(SinkSignal) {
+			reach = "Sends a caller-chosen signal to the program running in a pane, with your user's authority"
+		}
 	case ReachPaneCommand:
 		reach = "Runs a caller-written shell command in a pane, with your user's authority"
 	}
@@ -252,6 +273,15 @@ func (t *Tool) Sentence() string {
 		}
 	}
 	return reach + "; " + strings.Join(eff, " and ") + "."
+}
+
+func (t *Tool) hasSink(i Interpreter) bool {
+	for _, p := range t.Params {
+		if p.Sink == i {
+			return true
+		}
+	}
+	return false
 }
 
 // Description returns the full description: the capability sentence, then
@@ -280,14 +310,31 @@ const (
 	MaxString  = 4096
 	MaxPayload = 64 << 10
 	MaxItems   = 64
+	// MaxBatch is the most operations one batch tool takes.
+	MaxBatch = 16
 )
+
+// envNamePattern is a portable environment variable name.
+const envNamePattern = "^[A-Za-z_][A-Za-z0-9_]*$"
 
 // InputSchema returns t's inputSchema: an object with
 // additionalProperties false.
 func (t *Tool) InputSchema() *jsonschema.Schema {
 	s := &jsonschema.Schema{Type: "object", Properties: map[string]*jsonschema.Schema{}, AdditionalProperties: &jsonschema.Schema{Not: &jsonschema.Schema{}}}
 	for _, p := range t.Params {
-		ps := &jsonschema.Schema{Type: p.Type, Description: p.Description, Minimum: p.Minimum, Maximum: p.Maximum}
+		ps := &jsonschema.Schema{Type: p.Type, Description: p.Description, Minimum: p.Minimum, Maximum: p.Maximum, ExclusiveMinimum: p.ExclusiveMinimum}
+		switch p.Type {
+		case "object-array":
+			ps.Type = "array"
+			ps.Items = t.operationSchema(p)
+			ps.MaxItems = jsonschema.Ptr(MaxBatch)
+			ps.MinItems = jsonschema.Ptr(1)
+		case "string-map":
+			ps.Type = "object"
+			ps.AdditionalProperties = &jsonschema.Schema{Type: "string", MaxLength: jsonschema.Ptr(MaxString)}
+			ps.PropertyNames = &jsonschema.Schema{Pattern: envNamePattern, MaxLength: jsonschema.Ptr(256)}
+			ps.MaxProperties = jsonschema.Ptr(MaxItems)
+		}
 		for _, e := range p.Enum {
 			ps.Enum = append(ps.Enum, e)
 		}
@@ -310,6 +357,40 @@ func (t *Tool) InputSchema() *jsonschema.Schema {
 		}
 	}
 	return s
+}
+
+// operationSchema is the schema of one batch entry: {target, keys} for a
+// key batch, else {tool, arguments} with tool one of t's nested tools
+// (after exclusions).
+func (t *Tool) operationSchema(p Param) *jsonschema.Schema {
+	str := &jsonschema.Schema{Type: "string", MaxLength: jsonschema.Ptr(MaxString)}
+	closed := &jsonschema.Schema{Not: &jsonschema.Schema{}}
+	if p.Sink == SinkTmuxKeys {
+		return &jsonschema.Schema{
+			Type: "object",
+			Properties: map[string]*jsonschema.Schema{
+				"target": {Type: "string", MaxLength: jsonschema.Ptr(MaxString), Description: "The pane (a target)."},
+				"keys":   {Type: "array", Items: str, MinItems: jsonschema.Ptr(1), MaxItems: jsonschema.Ptr(MaxItems), Description: "tmux key names, as in send_keys."},
+			},
+			PropertyOrder:        []string{"target", "keys"},
+			Required:             []string{"target", "keys"},
+			AdditionalProperties: closed,
+		}
+	}
+	tool := &jsonschema.Schema{Type: "string", Description: "An inspect tool's name."}
+	for _, n := range t.Nested {
+		tool.Enum = append(tool.Enum, n)
+	}
+	return &jsonschema.Schema{
+		Type: "object",
+		Properties: map[string]*jsonschema.Schema{
+			"tool":      tool,
+			"arguments": {Type: "object", Description: "Its arguments, as that tool takes them."},
+		},
+		PropertyOrder:        []string{"tool", "arguments"},
+		Required:             []string{"tool"},
+		AdditionalProperties: closed,
+	}
 }
 
 // OutputSchema returns t's outputSchema, inferred from the Go type of the

@@ -60,16 +60,22 @@ func TestCatalogInvariants(t *testing.T) {
 				fail("param %s lacks a description or sink", p.Name)
 			}
 			switch p.Type {
-			case "string", "integer", "number", "boolean", "array":
+			case "string", "integer", "number", "boolean", "array", "object-array", "string-map":
 			default:
 				fail("param %s has type %q", p.Name, p.Type)
 			}
-			isPayload := p.Name == "command" || p.Name == "text" || p.Name == "keys"
+			// A key batch's operations carry keys, so they are a payload
+			// too; the audit redacts the keys inside each entry.
+			keyBatch := p.Name == "operations" && p.Sink == SinkTmuxKeys
+			isPayload := p.Name == "command" || p.Name == "text" || p.Name == "keys" || keyBatch
 			if p.Payload != isPayload {
-				fail("param %s: payloads (command, text, keys) travel on stdin, and only they", p.Name)
+				fail("param %s: payloads (command, text, keys, a key batch) travel on stdin, and only they", p.Name)
 			}
-			if !slices.Contains(RedactedKeys, p.Name) && p.Payload {
+			if !slices.Contains(RedactedKeys, p.Name) && p.Payload && !keyBatch {
 				fail("payload %s is not redacted in the audit record", p.Name)
+			}
+			if (p.Type == "object-array") != (p.Name == "operations") {
+				fail("param %s: only operations is an array of objects", p.Name)
 			}
 		}
 
@@ -84,11 +90,11 @@ func TestCatalogInvariants(t *testing.T) {
 				fail("pane-command reach without a pane-shell input")
 			}
 		case ReachPaneInput:
-			if sinks[SinkPaneShell] || !(sinks[SinkPaneInput] || sinks[SinkTmuxKeys]) {
-				fail("pane-input reach needs a pane-input or key input and no shell input")
+			if sinks[SinkPaneShell] || !(sinks[SinkPaneInput] || sinks[SinkTmuxKeys] || sinks[SinkSignal]) {
+				fail("pane-input reach needs a pane-input, key or signal input and no shell input")
 			}
 		case ReachNone, ReachConfiguredProcess:
-			if sinks[SinkPaneShell] || sinks[SinkPaneInput] || sinks[SinkTmuxKeys] {
+			if sinks[SinkPaneShell] || sinks[SinkPaneInput] || sinks[SinkTmuxKeys] || sinks[SinkSignal] {
 				fail("%s reach with an input that reaches a pane", tool.Reach)
 			}
 		default:
@@ -157,9 +163,15 @@ func TestCatalogInvariants(t *testing.T) {
 			fail("output schema: %v", err)
 		}
 
-		// Argv builders ask for JSON and start with a verb.
+		// Argv builders ask for JSON and start with a verb; an aggregate
+		// tool runs in tmx-mcp and has none.
 		argv, _, err := tool.Argv(ParseArgs([]byte(`{"target":"%1","command":"true","text":"x","keys":["Enter"],"confirm":true}`)))
-		if err != nil || len(argv) < 2 || strings.HasPrefix(argv[0], "-") || !slices.Contains(argv, "--json") {
+		switch {
+		case len(tool.Nested) > 0:
+			if err != errBatch {
+				fail("aggregate tool builds an argv %q", argv)
+			}
+		case err != nil || len(argv) < 2 || strings.HasPrefix(argv[0], "-") || !slices.Contains(argv, "--json"):
 			fail("argv %q, %v", argv, err)
 		}
 

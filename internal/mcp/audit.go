@@ -4,12 +4,14 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"fmt"
 	"io"
 	"slices"
 	"sync"
 	"time"
 
 	"github.com/tmx-sh/tmx/internal/catalog"
+	"github.com/tmx-sh/tmx/internal/clip"
 )
 
 // auditRecord is the one JSON line written per tool call (to stderr, or to
@@ -71,29 +73,57 @@ const maxAuditString = 200
 
 // redact returns the arguments for the audit record: the values of
 // catalog.RedactedKeys replaced by digests (an environment given as an
-// object keeps its names, each value digested), other long strings cut.
+// object keeps its names, each value digested), other long strings and
+// names cut, long arrays shortened. The record's size stays bounded
+// whatever a client sends: it is written before the arguments are checked.
 func redact(args map[string]any) map[string]any {
 	out := make(map[string]any, len(args))
 	for k, v := range args {
+		name := cut(k)
 		switch {
 		case k == "environment":
 			if m, ok := v.(map[string]any); ok {
 				env := map[string]any{}
-				for name, val := range m {
-					env[name] = digestOf(val)
+				for n, val := range m {
+					env[cut(n)] = digestOf(val)
 				}
-				out[k] = env
+				out[name] = env
 			} else {
-				out[k] = digestOf(v)
+				out[name] = digestOf(v)
 			}
 		case slices.Contains(catalog.RedactedKeys, k):
-			out[k] = digestOf(v)
+			out[name] = digestOf(v)
 		default:
-			if s, ok := v.(string); ok && len(s) > maxAuditString {
-				v = s[:maxAuditString] + "…"
-			}
-			out[k] = v
+			out[name] = redactValue(v)
 		}
 	}
 	return out
+}
+
+// maxAuditItems is how many entries of an array the record keeps.
+const maxAuditItems = catalog.MaxItems
+
+// cut shortens s to maxAuditString bytes.
+func cut(s string) string { return clip.String(s, maxAuditString) }
+
+// redactValue redacts inside the entries of a batch's operations (their
+// keys and arguments) and cuts long strings.
+func redactValue(v any) any {
+	switch v := v.(type) {
+	case string:
+		return cut(v)
+	case map[string]any:
+		return redact(v)
+	case []any:
+		n := min(len(v), maxAuditItems)
+		out := make([]any, n, n+1)
+		for i := range n {
+			out[i] = redactValue(v[i])
+		}
+		if len(v) > n {
+			out = append(out, fmt.Sprintf("… %d more", len(v)-n))
+		}
+		return out
+	}
+	return v
 }

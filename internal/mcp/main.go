@@ -8,7 +8,9 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
+	"time"
 
 	"github.com/tmx-sh/tmx/client"
 	"github.com/tmx-sh/tmx/docs"
@@ -39,6 +41,9 @@ Environment:
   TMX_AUDIT           a file to append the audit trail to (default stderr)
   TMX_MAX_LINES, TMX_MAX_BYTES, TMX_WAIT_MAX_SECONDS   output budgets and wait ceiling
   TMX_MCP_CLI         the tmx binary (default: beside tmx-mcp, else on PATH)
+  TMX_MCP_CALL_DEADLINE  seconds a call that does not wait may run before its
+                      tmx child is killed (1..60, default 60); it can only lower
+                      the deadline
 
 Register with Claude Code:  claude mcp add tmx -- tmx mcp
 Toolsets choose what is offered; they are not a sandbox: execute tools run
@@ -167,7 +172,8 @@ func Startup(o StartupOptions) (*Started, error) {
 	// A fresh cursor key per process: cursors of another tmx-mcp process,
 	// or of this one before a restart, are refused as expired.
 	env := append(append([]string{}, environ...), client.CursorKeyEnv+"="+client.NewCursorKey().String())
-	cfg := Config{Surface: surface, Limits: limits, Version: o.Version, Env: env, GlobalArgs: sock.Args()}
+	cfg := Config{Surface: surface, Limits: limits, Version: o.Version, Env: env, GlobalArgs: sock.Args(),
+		CallDeadline: callDeadline(getenv, o.Warn)}
 	cli, cliErr := findCLI(getenv)
 	cfg.CLI = cli
 
@@ -193,6 +199,29 @@ func Startup(o StartupOptions) (*Started, error) {
 		return nil, err
 	}
 	return &Started{Config: cfg, CLIError: cliErr, getenv: getenv}, nil
+}
+
+// DefaultCallDeadline bounds a tool call that does not wait.
+const DefaultCallDeadline = 60 * time.Second
+
+// callDeadline reads TMX_MCP_CALL_DEADLINE: whole seconds from 1 to 60 that
+// lower [DefaultCallDeadline] (for a host that wants hung calls to fail
+// sooner, and for tests). Anything else falls back to the default with a
+// warning, like the other limits.
+func callDeadline(getenv func(string) string, warn io.Writer) time.Duration {
+	v := getenv("TMX_MCP_CALL_DEADLINE")
+	if v == "" {
+		return DefaultCallDeadline
+	}
+	n, err := strconv.Atoi(strings.TrimSpace(v))
+	if err != nil || n < 1 || time.Duration(n)*time.Second > DefaultCallDeadline {
+		if warn != nil {
+			fmt.Fprintf(warn, "tmx-mcp: warning: TMX_MCP_CALL_DEADLINE=%q must be an integer from 1 to %d; using %d\n",
+				v, int(DefaultCallDeadline.Seconds()), int(DefaultCallDeadline.Seconds()))
+		}
+		return DefaultCallDeadline
+	}
+	return time.Duration(n) * time.Second
 }
 
 // boundaries state what the surface does not bound (ADR CM-7).

@@ -47,6 +47,11 @@ type Config struct {
 	// ShutdownGrace bounds how long stdin EOF waits for children to be
 	// reaped.
 	ShutdownGrace time.Duration
+	// CallDeadline bounds a tool call that does not wait (zero: 60 s);
+	// past it the tmx child's process group is killed and the call fails
+	// with cli_timed_out. Waits and runs get their own timeout plus a
+	// margin instead.
+	CallDeadline time.Duration
 }
 
 // Server is one MCP session over stdio.
@@ -83,7 +88,10 @@ func NewServer(cfg Config) (*Server, error) {
 		cfg.MaxConcurrent = 256
 	}
 	if cfg.ShutdownGrace == 0 {
-		cfg.ShutdownGrace = 1500 * time.Millisecond
+		cfg.ShutdownGrace = 2 * time.Second
+	}
+	if cfg.CallDeadline == 0 {
+		cfg.CallDeadline = DefaultCallDeadline
 	}
 	if cfg.Log == nil {
 		cfg.Log = io.Discard
