@@ -174,7 +174,11 @@ func newApp(env *Env) *cli.App {
 		},
 	}
 	app.Setup()
-	completeTargetsIn(app.Commands, env)
+	// Target completion walks every command's flags (urfave/cli's
+	// FlagNames runs a regexp per flag): only a completion request pays.
+	if n := len(env.Args); n > 0 && env.Args[n-1] == "--generate-bash-completion" {
+		completeTargetsIn(app.Commands, env)
+	}
 	for _, cmd := range app.Commands {
 		setupCommand(cmd)
 	}
