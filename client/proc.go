@@ -66,7 +66,10 @@ func procStat(pid int) (pgrp, tpgid int, ok bool) {
 // is a tmux client for a moment while an earlier run's frame signals.
 func paneShell(p PaneInfo) (string, shellKind) {
 	if p.PanePID > 0 {
-		if b, err := os.ReadFile("/proc/" + strconv.Itoa(p.PanePID) + "/comm"); err == nil {
+		// A pane created a moment ago may still be the tmux server's
+		// forked child, named "tmux: server" until it executes the
+		// program; then only tmux's own view can say.
+		if b, err := os.ReadFile("/proc/" + strconv.Itoa(p.PanePID) + "/comm"); err == nil && !strings.HasPrefix(string(b), "tmux") {
 			return shellOf(strings.TrimSpace(string(b)))
 		}
 	}
