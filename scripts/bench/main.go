@@ -97,20 +97,15 @@ func main() {
 	}
 }
 
+// argsText is the flags this run was given, other than -write, as they
+// would be typed again.
 func argsText() string {
-	if len(os.Args) <= 1 {
-		return ""
-	}
 	var a []string
-	for i := 1; i < len(os.Args); i++ {
-		switch s := os.Args[i]; {
-		case s == "-write" || s == "--write":
-			i++ // and its value
-		case strings.HasPrefix(s, "-write=") || strings.HasPrefix(s, "--write="):
-		default:
-			a = append(a, s)
+	flag.Visit(func(f *flag.Flag) {
+		if f.Name != "write" {
+			a = append(a, "-"+f.Name+" "+f.Value.String())
 		}
-	}
+	})
 	if len(a) == 0 {
 		return ""
 	}
@@ -283,6 +278,8 @@ func (b *bench) roundTrips() {
 	}
 	cli := durations(func() time.Duration { return timed(func() { b.run(b.tmx, "ls", "--json", "--panes") }) }, *n)
 	fmt.Fprintf(&b.out, "| `tmx ls --json --panes` (the CLI alone) | %s | %s | %s |\n", ms(median(cli)), ms(p90(cli)), ratio(median(cli), median(raw)))
+	start := durations(func() time.Duration { return timed(func() { b.run(b.tmx, "version") }) }, *n)
+	fmt.Fprintf(&b.out, "| `tmx version` (tmx's own start and exit, no tmux) | %s | %s | %s |\n", ms(median(start)), ms(p90(start)), ratio(median(start), median(raw)))
 }
 
 // runTrue: run_shell_command true, against one raw tmux process, and where
@@ -444,8 +441,12 @@ func (b *bench) sinceBytes() {
 // once: wall time and the server's peak RSS.
 func (b *bench) concurrentWaits() {
 	fmt.Fprintf(&b.out, "\n### Concurrent six-second waits through one tmx-mcp\n\n| calls | wall time | tmx-mcp peak RSS |\n|---|---|---|\n")
-	for _, count := range []int{40, 150} {
-		c := b.startMCP()
+	pane := b.pane("waits")
+	for _, c := range []struct {
+		tool  string
+		count int
+	}{{"wait_for_channel", 40}, {"wait_for_channel", 150}, {"wait_for_text", 40}} {
+		m := b.startMCP()
 		var peak int
 		stop := make(chan struct{})
 		var wg sync.WaitGroup
@@ -457,24 +458,28 @@ func (b *bench) concurrentWaits() {
 				case <-stop:
 					return
 				case <-time.After(50 * time.Millisecond):
-					if rss := rssKB(c.cmd.Process.Pid); rss > peak {
+					if rss := rssKB(m.cmd.Process.Pid); rss > peak {
 						peak = rss
 					}
 				}
 			}
 		}()
 		start := time.Now()
-		for i := 0; i < count; i++ {
-			fmt.Fprintf(c.in, `{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"wait_for_channel","arguments":{"channel":"bench-never-%d","timeout_seconds":6}}}`+"\n", 1000+i, i)
+		for i := 0; i < c.count; i++ {
+			args := fmt.Sprintf(`{"channel":"bench-never-%d","timeout_seconds":6}`, i)
+			if c.tool == "wait_for_text" {
+				args = fmt.Sprintf(`{"target":%q,"text":"bench-never-%d","timeout_seconds":6}`, pane, i)
+			}
+			fmt.Fprintf(m.in, `{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":%q,"arguments":%s}}`+"\n", 1000+i, c.tool, args)
 		}
-		for i := 0; i < count; i++ {
-			c.lines.ReadBytes('\n')
+		for i := 0; i < c.count; i++ {
+			m.lines.ReadBytes('\n')
 		}
 		wall := time.Since(start)
 		close(stop)
 		wg.Wait()
-		c.close()
-		fmt.Fprintf(&b.out, "| %d | %.2f s | %.1f MiB |\n", count, wall.Seconds(), float64(peak)/1024)
+		m.close()
+		fmt.Fprintf(&b.out, "| %d `%s` | %.2f s | %.1f MiB |\n", c.count, c.tool, wall.Seconds(), float64(peak)/1024)
 	}
 }
 
