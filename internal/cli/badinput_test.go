@@ -17,6 +17,7 @@ import (
 func TestBadInputCLI(t *testing.T) {
 	srv := tmuxtest.New(t)
 	pane := srv.NewPane("bad", "bash", 80, 20)
+	srv.Tmux("rename-window", "-t", pane, "first") // no automatic-rename during the test
 	state := func() string {
 		return strings.Join([]string{
 			srv.Tmux("list-sessions", "-F", "#{session_id} #{session_name} #{session_windows}"),

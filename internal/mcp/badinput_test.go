@@ -38,7 +38,10 @@ func newBadFixture(t *testing.T) badFixture {
 	pane := srv.NewPane("bad", "bash", 80, 20)
 	bash := tmuxtest.Shell(t, "bash")
 	other := srv.Tmux("split-window", "-d", "-t", pane, "-P", "-F", "#{pane_id}", bash)
-	third := srv.Tmux("new-window", "-d", "-t", "bad", "-P", "-F", "#{pane_id}", bash)
+	// Named windows: automatic-rename would otherwise change a name as the
+	// shells start, and the state comparison would see it.
+	third := srv.Tmux("new-window", "-d", "-n", "second", "-t", "bad", "-P", "-F", "#{pane_id}", bash)
+	srv.Tmux("rename-window", "-t", pane, "first")
 	for _, p := range []string{other, third} {
 		srv.WaitFor(p, func(s string) bool { return strings.TrimSpace(s) != "" }, 10*time.Second)
 	}
