@@ -86,7 +86,10 @@ func (c *Client) Search(ctx context.Context, panes []PaneInfo, o SearchOptions) 
 		if i > 0 {
 			args = append(args, ";")
 		}
-		args = append(args, "display-message", "-p", "-t", p.PaneID, tok+p.PaneID,
+		// The pane id comes from the format, not the argument:
+		// display-message passes its text through strftime(3) (tmux(1),
+		// display-message), which would mangle a literal "%3".
+		args = append(args, "display-message", "-p", "-t", p.PaneID, tok+"#{pane_id}",
 			";", "capture-pane", "-p", "-J", "-t", p.PaneID, "-S", strconv.Itoa(-o.LinesPerPane))
 	}
 	out, err := c.Exec(ctx, nil, args...)
@@ -97,11 +100,15 @@ func (c *Client) Search(ctx context.Context, panes []PaneInfo, o SearchOptions) 
 	bytesLeft := o.MaxBytes
 	for i, p := range todo {
 		if i+1 >= len(chunks) {
-			break
+			res.PanesSkipped = append(res.PanesSkipped, p.PaneID)
+			continue
 		}
 		head, body, _ := strings.Cut(chunks[i+1], "\n")
 		if head != p.PaneID {
-			continue // the pane closed meanwhile; display-message fell back to another
+			// The pane closed meanwhile and display-message fell back to
+			// another: what was read is not this pane's.
+			res.PanesSkipped = append(res.PanesSkipped, p.PaneID)
+			continue
 		}
 		res.PanesSearched++
 		lines := splitCapture(body)

@@ -310,3 +310,32 @@ func TestSearchAndSnapshot(t *testing.T) {
 	}
 	_ = fmt.Sprint
 }
+
+// Search reads every pane, whatever its id: display-message passes its
+// text through strftime, so an id written into the format literally
+// ("%3") came back mangled and those panes were silently not searched.
+func TestSearchReadsEveryPane(t *testing.T) {
+	srv := tmuxtest.New(t)
+	first := srv.NewPane("s", "bash", 80, 20)
+	panes := []string{first}
+	for i := 0; i < 11; i++ {
+		panes = append(panes, srv.Tmux("new-window", "-d", "-P", "-F", "#{pane_id}", "-t", "s:", "printf 'needle-%s\\n' \"$TMUX_PANE\"; exec cat"))
+	}
+	for _, p := range panes[1:] {
+		srv.WaitFor(p, func(s string) bool { return strings.Contains(s, "needle-%") }, 10*time.Second)
+	}
+	d := mustJSON(t, srv, 0, "search", "needle-%")
+	if d["panes_searched"] != float64(len(panes)) || len(d["panes_skipped"].([]any)) != 0 {
+		t.Fatalf("searched %v of %d panes, skipped %v", d["panes_searched"], len(panes), d["panes_skipped"])
+	}
+	found := map[string]bool{}
+	for _, m := range d["matches"].([]any) {
+		mm := m.(map[string]any)
+		if mm["text"] == "needle-"+mm["pane_id"].(string) {
+			found[mm["pane_id"].(string)] = true
+		}
+	}
+	if len(found) != len(panes)-1 {
+		t.Errorf("found the needle in %d panes, want %d: %v", len(found), len(panes)-1, d["matches"])
+	}
+}
