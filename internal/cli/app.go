@@ -79,6 +79,11 @@ func Run(ctx context.Context, env *Env) int {
 	if errors.As(err, &ex) {
 		return int(ex)
 	}
+	// urfave/cli reports a missing required flag as a plain error, after
+	// parsing and before any action: it is a usage error.
+	if te := (*tmxerr.Error)(nil); !errors.As(err, &te) && strings.HasPrefix(err.Error(), "Required flag") {
+		err = tmxerr.Errorf(tmxerr.Usage, "%s", strings.Replace(err.Error(), "\"", "\"--", 1)).WithHint("see: tmx COMMAND --help")
+	}
 	printError(env.Err, err, asJSON)
 	return tmxerr.ExitStatus(err)
 }

@@ -252,3 +252,83 @@ func topicNames() []string {
 	sort.Strings(rest)
 	return append(out, rest...)
 }
+
+// Every example in the commands' help puts flags before arguments, as
+// tmx requires: an example that a reader copies must run.
+func TestExamplesPutFlagsFirst(t *testing.T) {
+	var walk func(path []string, cmds []*cli.Command)
+	walk = func(path []string, cmds []*cli.Command) {
+		for _, c := range cmds {
+			p := append(append([]string{}, path...), c.Name)
+			takesValue := map[string]bool{}
+			for _, f := range c.Flags {
+				_, isBool := f.(*cli.BoolFlag)
+				for _, n := range f.Names() {
+					takesValue["--"+n] = !isBool
+					takesValue["-"+n] = !isBool
+				}
+			}
+			for _, line := range strings.Split(c.Description, "\n") {
+				line = strings.TrimSpace(line)
+				prefix := "tmx " + strings.Join(p, " ") + " "
+				if !strings.HasPrefix(line, prefix) {
+					continue
+				}
+				words := shellWords(strings.TrimPrefix(line, prefix))
+				positional := false
+				for i := 0; i < len(words); i++ {
+					w := words[i]
+					if w == "--" || w == "<" || w == "|" {
+						break // a payload or redirection follows
+					}
+					if strings.HasPrefix(w, "-") && len(w) > 1 {
+						if positional {
+							t.Errorf("%s: example %q has flag %s after an argument", strings.Join(p, " "), line, w)
+						}
+						if takesValue[w] && !strings.Contains(w, "=") {
+							i++
+						}
+						continue
+					}
+					positional = true
+				}
+			}
+			walk(p, c.Subcommands)
+		}
+	}
+	walk(nil, newApp(&Env{}).Commands)
+}
+
+// shellWords splits a command line into words as a POSIX shell would for
+// plain words and '...' or "..." quoting (no escapes or expansions).
+func shellWords(line string) []string {
+	var words []string
+	var cur strings.Builder
+	in, quote := false, byte(0)
+	for i := 0; i < len(line); i++ {
+		c := line[i]
+		switch {
+		case quote != 0:
+			if c == quote {
+				quote = 0
+			} else {
+				cur.WriteByte(c)
+			}
+		case c == '\'' || c == '"':
+			quote, in = c, true
+		case c == ' ' || c == '\t':
+			if in {
+				words = append(words, cur.String())
+				cur.Reset()
+				in = false
+			}
+		default:
+			cur.WriteByte(c)
+			in = true
+		}
+	}
+	if in {
+		words = append(words, cur.String())
+	}
+	return words
+}

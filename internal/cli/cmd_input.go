@@ -110,13 +110,13 @@ func typeCmd(env *Env) *cli.Command {
 		Category: catExecute,
 		Flags: []cli.Flag{
 			&cli.BoolFlag{Name: "enter", Usage: "press Enter after the text"},
-			confirmSelfFlag, stdinFlag("read the TEXT from stdin"), jsonFlag(),
+			confirmSelfFlag, stdinFlag("read the TEXT from stdin (a final newline is dropped)"), jsonFlag(),
 		},
 		Action: payloadAction(env, func(x *call) error {
 			text := strings.Join(x.payload, " ")
 			if x.Bool("stdin") && len(x.payload) == 0 {
 				var err error
-				if text, err = readStdin(x.env.In); err != nil {
+				if text, err = readStdinLine(x.env.In); err != nil {
 					return err
 				}
 			} else if len(x.payload) == 0 {
@@ -178,6 +178,14 @@ func pasteCmd(env *Env) *cli.Command {
 }
 
 func stdinFlag(usage string) cli.Flag { return &cli.BoolFlag{Name: "stdin", Usage: usage} }
+
+// readStdinLine is readStdin without one final newline, as $(...) in a
+// shell drops it: `echo READY | tmx wait --stdin` waits for READY.
+func readStdinLine(r io.Reader) (string, error) {
+	s, err := readStdin(r)
+	s = strings.TrimSuffix(s, "\n")
+	return strings.TrimSuffix(s, "\r"), err
+}
 
 func readStdin(r io.Reader) (string, error) {
 	b, err := io.ReadAll(io.LimitReader(r, maxPaste+1))

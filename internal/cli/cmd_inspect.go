@@ -235,7 +235,7 @@ func showCmd(env *Env) *cli.Command {
 		Description: "Shows every field tmx reads for the target. A session or window target also names its\n" +
 			"active pane (pane_id) and lists its windows or panes. --level shows the object of that kind\n" +
 			"the target is in (the pane's window or session) or, going down, its active window or pane.\n\n" +
-			"Examples:\n   tmx show %3\n   tmx show --level session %3\n   tmx show work:logs --json",
+			"Examples:\n   tmx show %3\n   tmx show --level session %3\n   tmx show --json work:logs",
 		Category: catInspect,
 		Flags:    []cli.Flag{levelFlag("describe the target's `LEVEL` (pane, window or session)"), jsonFlag()},
 		Action: action(env, func(x *call) error {

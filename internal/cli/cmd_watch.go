@@ -148,7 +148,7 @@ func waitCmd(env *Env) *cli.Command {
 			&cli.StringFlag{Name: "regex", Usage: "wait for a match of this RE2 `PATTERN`"},
 			&cli.StringSliceFlag{Name: "stop", Usage: "end the wait early when this plain `TEXT` appears (repeatable)"},
 			&cli.BoolFlag{Name: "new-only", Usage: "ignore matches already on screen; wait for new output"},
-			stdinFlag("read the TEXT to wait for from stdin"),
+			stdinFlag("read the TEXT to wait for from stdin (a final newline is dropped)"),
 			timeoutFlag, linesFlag, maxBytesFlag, jsonFlag(),
 		},
 		Action: action(env, func(x *call) error {
@@ -158,7 +158,7 @@ func waitCmd(env *Env) *cli.Command {
 					return tmxerr.New(tmxerr.Usage, "--stdin and --text exclude each other", "choose one")
 				}
 				var err error
-				if text, err = readStdin(x.env.In); err != nil {
+				if text, err = readStdinLine(x.env.In); err != nil {
 					return err
 				}
 				if text == "" {

@@ -87,6 +87,9 @@ func TestUsageErrors(t *testing.T) {
 		{"send", "%0"},
 		{"type", "%0"},
 		{"help", "nosuch"},
+		{"find-pane", "work"},              // a required flag missing
+		{"wait", "--timeout", "3", "work"}, // no text to wait for
+		{"signal", "work"},                 // too few arguments
 	} {
 		r := tmx(t, srv, "", append([]string{"--json"}, args...)...)
 		code, msg, hint := r.errDoc(t)

@@ -339,3 +339,20 @@ func TestSearchReadsEveryPane(t *testing.T) {
 		t.Errorf("found the needle in %d panes, want %d: %v", len(found), len(panes)-1, d["matches"])
 	}
 }
+
+// Text piped in with echo ends in a newline that is not part of it:
+// wait --stdin and type --stdin drop one final newline.
+func TestStdinDropsFinalNewline(t *testing.T) {
+	srv := tmuxtest.New(t)
+	pane := srv.NewPane("s", "bash", 80, 20)
+	typeLine(srv, pane, "echo READY-X", "READY-X")
+	r := tmx(t, srv, "READY-X\n", "--json", "wait", "--stdin", "--timeout", "3", pane)
+	if d := r.doc(t); r.code != 0 || d["outcome"] != "present_at_entry" {
+		t.Errorf("wait --stdin with a final newline: exit %d %v", r.code, d)
+	}
+	r = tmx(t, srv, "echo TYPED-Y\n", "--json", "type", "--stdin", "--enter", pane)
+	if r.code != 0 {
+		t.Fatalf("type --stdin with a final newline: %+v", r)
+	}
+	srv.WaitFor(pane, func(s string) bool { return strings.Contains(s, "\nTYPED-Y") }, 10*time.Second)
+}
