@@ -126,6 +126,9 @@ type SignalResult struct {
 	// ProcessGroup is the group signalled; Command its leader's name.
 	ProcessGroup int    `json:"process_group"`
 	Command      string `json:"command"`
+	// Note says what to know about the outcome (a job resumed by SIGCONT
+	// runs in the background).
+	Note string `json:"note,omitempty"`
 }
 
 // NormalizeSignal accepts INT, int, SIGINT and returns SIGINT, or an error
@@ -175,9 +178,21 @@ func (c *Client) SignalPane(snap *Snapshot, p PaneInfo, sig string, confirm, con
 		return nil, tmxerr.Errorf(tmxerr.CallerPane, "pane %s's foreground group is tmx's own", p.PaneID)
 	}
 	res := &SignalResult{PaneID: p.PaneID, Signal: sig, ProcessGroup: tpgid}
-	if b, err := os.ReadFile("/proc/" + strconv.Itoa(tpgid) + "/comm"); err == nil {
+	if sig == "SIGCONT" {
+		// SIGSTOP on a shell's job hands the terminal back to the shell,
+		// so the foreground is the shell itself; what there is to resume
+		// is the stopped job of the pane's session.
+		if _, shellPgrp, sid, ok := procState(p.PanePID); ok && tpgid == shellPgrp {
+			if groups := stoppedGroups(sid, shellPgrp); len(groups) > 0 {
+				res.ProcessGroup = groups[len(groups)-1]
+				res.Note = "the job resumes in the background; the shell's fg brings it to the foreground"
+			}
+		}
+	}
+	if b, err := os.ReadFile("/proc/" + strconv.Itoa(res.ProcessGroup) + "/comm"); err == nil {
 		res.Command = strings.TrimSpace(string(b))
 	}
+	tpgid = res.ProcessGroup
 	if err := syscall.Kill(-tpgid, Signals[sig]); err != nil {
 		return nil, tmxerr.Errorf(tmxerr.TmuxError, "cannot send %s to process group %d: %v", sig, tpgid, err)
 	}

@@ -2,6 +2,7 @@ package client
 
 import (
 	"os"
+	"sort"
 	"strconv"
 	"strings"
 )
@@ -74,4 +75,50 @@ func paneShell(p PaneInfo) (string, shellKind) {
 		}
 	}
 	return shellOf(p.PaneCurrentCommand)
+}
+
+// procState returns the state letter (proc(5): R, S, T, ...), process
+// group and session of pid.
+func procState(pid int) (state byte, pgrp, sid int, ok bool) {
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return 0, 0, 0, false
+	}
+	s := string(b)
+	i := strings.LastIndexByte(s, ')')
+	if i < 0 {
+		return 0, 0, 0, false
+	}
+	f := strings.Fields(s[i+1:])
+	if len(f) < 4 || len(f[0]) != 1 {
+		return 0, 0, 0, false
+	}
+	pgrp, err1 := strconv.Atoi(f[2])
+	sid, err2 := strconv.Atoi(f[3])
+	return f[0][0], pgrp, sid, err1 == nil && err2 == nil
+}
+
+// stoppedGroups returns the process groups of session sid, other than
+// except, that hold a stopped process (a shell's jobs stopped by SIGSTOP
+// or C-z), in ascending order.
+func stoppedGroups(sid, except int) []int {
+	ents, err := os.ReadDir("/proc")
+	if err != nil {
+		return nil
+	}
+	seen := map[int]bool{}
+	var out []int
+	for _, e := range ents {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		state, pgrp, s, ok := procState(pid)
+		if ok && s == sid && pgrp != except && state == 'T' && !seen[pgrp] {
+			seen[pgrp] = true
+			out = append(out, pgrp)
+		}
+	}
+	sort.Ints(out)
+	return out
 }

@@ -302,7 +302,7 @@ func printShow(w io.Writer, snap *client.Snapshot, r client.Resolved) {
 	switch r.Level {
 	case selector.LevelPane:
 		fmt.Fprintf(w, "pane %s (index %d) in window %d:%s (%s) of session %s (%s)\n", p.PaneID, p.PaneIndex, p.WindowIndex, cell(p.WindowName), p.WindowID, cell(p.SessionName), p.SessionID)
-		fmt.Fprintf(w, "  command: %s (pid %d)\n  path:    %s\n  title:   %s\n  size:    %dx%d, cursor %d,%d\n  history: %d of %d lines\n  flags:   %s\n",
+		fmt.Fprintf(w, "  command: %s (pane_pid %d)\n  path:    %s\n  title:   %s\n  size:    %dx%d, cursor %d,%d\n  history: %d of %d lines\n  flags:   %s\n",
 			cell(p.PaneCurrentCommand), p.PanePID, cell(p.PaneCurrentPath), cell(p.PaneTitle), p.PaneWidth, p.PaneHeight, p.CursorX, p.CursorY, p.HistorySize, p.HistoryLimit, paneFlags(p.PaneFields))
 	case selector.LevelWindow:
 		fmt.Fprintf(w, "window %d:%s (%s) of session %s (%s), active pane %s\n", p.WindowIndex, cell(p.WindowName), p.WindowID, cell(p.SessionName), p.SessionID, p.PaneID)

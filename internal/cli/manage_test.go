@@ -2,6 +2,7 @@ package cli
 
 import (
 	"fmt"
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -158,7 +159,27 @@ func TestExecuteCommands(t *testing.T) {
 	if _, msg := mustFail(t, srv, 2, "signal", a, "SIGHUP"); !strings.Contains(msg, "SIGHUP") {
 		t.Errorf("signal SIGHUP: %s", msg)
 	}
-	d := mustJSON(t, srv, 0, "signal", "--confirm", a, "term")
+	// SIGSTOP hands the terminal back to bash; SIGCONT then resumes the
+	// stopped job, not bash.
+	d := mustJSON(t, srv, 0, "signal", a, "SIGSTOP")
+	sleepPID := int(d["process_group"].(float64))
+	procState := func() string {
+		b, _ := os.ReadFile(fmt.Sprintf("/proc/%d/stat", sleepPID))
+		f := strings.Fields(string(b[strings.LastIndexByte(string(b), ')')+1:]))
+		return f[0]
+	}
+	srv.WaitFor(a, func(string) bool { return procState() == "T" }, 10*time.Second)
+	d = mustJSON(t, srv, 0, "signal", a, "SIGCONT")
+	if int(d["process_group"].(float64)) != sleepPID || d["command"] != "sleep" {
+		t.Errorf("SIGCONT reached %v, want the stopped sleep (group %d)", d, sleepPID)
+	}
+	srv.WaitFor(a, func(string) bool { return procState() != "T" }, 10*time.Second)
+	srv.Tmux("send-keys", "-t", a, "fg", "Enter")
+	srv.WaitFor(a, func(string) bool {
+		return srv.Tmux("display-message", "-p", "-t", a, "#{pane_current_command}") == "sleep"
+	}, 10*time.Second)
+
+	d = mustJSON(t, srv, 0, "signal", "--confirm", a, "term")
 	if d["signal"] != "SIGTERM" || d["command"] != "sleep" {
 		t.Errorf("signal: %v", d)
 	}
