@@ -41,14 +41,20 @@ func lockControl(ctx context.Context, sockPath string, getenv func(string) strin
 	return l, nil
 }
 
+// ControlLockFile is where the control lock of the socket at sockPath
+// lives when the socket's directory allows it: beside the socket, hidden.
+// Whoever removes a socket for good (a test's cleanup) may remove it too.
+func ControlLockFile(sockPath string) string {
+	return filepath.Join(filepath.Dir(sockPath), "."+filepath.Base(sockPath)+".tmx-control.lock")
+}
+
 func openLockFile(sockPath string, getenv func(string) string) *os.File {
-	name := "." + filepath.Base(sockPath) + ".tmx-control.lock"
-	dirs := []string{filepath.Dir(sockPath)}
+	paths := []string{ControlLockFile(sockPath)}
 	if d, err := privateDir(getenv); err == nil {
-		dirs = append(dirs, d)
+		paths = append(paths, filepath.Join(d, filepath.Base(paths[0])))
 	}
-	for _, d := range dirs {
-		if f, err := os.OpenFile(filepath.Join(d, name), os.O_RDWR|os.O_CREATE, 0o600); err == nil {
+	for _, p := range paths {
+		if f, err := os.OpenFile(p, os.O_RDWR|os.O_CREATE, 0o600); err == nil {
 			return f
 		}
 	}

@@ -20,7 +20,9 @@ type SpawnOptions struct {
 	Name string
 	// WindowName names the first window of a new session.
 	WindowName string
-	// Dir is the start directory; it must exist. Empty means tmux's default.
+	// Dir is the start directory; it must exist. Empty means tmux's
+	// default (the tmux client's directory, so tmx's), except for Split,
+	// where it is the split pane's current directory.
 	Dir string
 	// Width and Height size a new session (columns, rows); 0 means the
 	// server's default-size.
@@ -225,6 +227,11 @@ func (c *Client) Split(ctx context.Context, paneID string, o SpawnOptions) (*Sna
 		return nil, PaneInfo{}, err
 	}
 	args := []string{"split-window", "-d", "-P", "-F", FormatArg, "-t", paneID}
+	if o.Dir == "" {
+		// Without -c tmux starts the pane in the tmux client's directory,
+		// which is tmx's, not the split pane's.
+		args = append(args, "-c", "#{pane_current_path}")
+	}
 	if o.Horizontal {
 		args = append(args, "-h")
 	} else {

@@ -137,6 +137,7 @@ func (c *Client) SelectLayout(ctx context.Context, r Resolved, layout string) (*
 	if _, err := c.Exec(ctx, nil, "select-layout", "-t", r.Pane.WindowID, "--", layout); err != nil {
 		if te := tmxerr.As(err); te.Code == tmxerr.TmuxError {
 			te.Code = tmxerr.InvalidArgument
+			te.Hint = "use a preset, or a layout string read from this window's window_layout (its sizes must fit the window)"
 		}
 		return nil, nil, err
 	}
@@ -563,7 +564,8 @@ func (s *Snapshot) PaneAt(r Resolved, position string) (PaneInfo, error) {
 	case "center":
 		x, y = w/2, h/2
 	default:
-		return PaneInfo{}, tmxerr.Errorf(tmxerr.InvalidArgument, "position %q is not one of %s", position, strings.Join(Positions, ", "))
+		return PaneInfo{}, tmxerr.Errorf(tmxerr.InvalidArgument, "position %q is not one of %s", position, strings.Join(Positions, ", ")).
+			WithHint("corners are top-left, top-right, bottom-left, bottom-right; edges top, bottom, left, right; or center")
 	}
 	var best *PaneInfo
 	bestDist := 1 << 30

@@ -581,7 +581,7 @@ var tools = []Tool{
 	},
 	{
 		Name: "split_window", Title: "Split pane", Toolset: Execute,
-		Summary: "Splits a pane in two, runs your default shell in the new pane, and returns it (pane_id). The new pane does not take the focus.",
+		Summary: "Splits a pane in two, runs your default shell in the new pane, and returns it (pane_id). The new pane starts in the split pane's current directory unless start_directory says otherwise, and does not take the focus.",
 		Params: []Param{
 			target(true, "The pane to split (a session or window: its active pane)"),
 			{Name: "direction", Type: "string", Enum: []string{"vertical", "horizontal"}, Sink: SinkBound, Description: "vertical (one above the other, the default) or horizontal (side by side)."},

@@ -294,3 +294,8 @@ func exactArgs(c *cli.Context, args []string, n int, names string) error {
 	}
 	return nil
 }
+
+// tmx --version prints what tmx version prints.
+func init() {
+	cli.VersionPrinter = func(c *cli.Context) { fmt.Fprintf(c.App.Writer, "tmx %s\n", c.App.Version) }
+}

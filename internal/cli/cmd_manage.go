@@ -152,8 +152,8 @@ func resizeCmd(env *Env) *cli.Command {
 			"Examples:\n   tmx resize --height 10 %3\n   tmx resize --zoom %3\n   tmx resize --level window --width 160 --height 48 work:0",
 		Category: catManage,
 		Flags: []cli.Flag{
-			&cli.IntFlag{Name: "width", Usage: "new width in `COLS`"},
-			&cli.IntFlag{Name: "height", Usage: "new height in `ROWS`"},
+			&cli.IntFlag{Name: "width", Usage: "new width in `COLS`", DefaultText: "unchanged"},
+			&cli.IntFlag{Name: "height", Usage: "new height in `ROWS`", DefaultText: "unchanged"},
 			&cli.BoolFlag{Name: "zoom", Usage: "zoom the pane"},
 			&cli.BoolFlag{Name: "unzoom", Usage: "unzoom the pane's window"},
 			levelFlag("resize the `LEVEL` (pane or window)"), jsonFlag(),
@@ -194,7 +194,7 @@ func moveWindowCmd(env *Env) *cli.Command {
 		UsageText:   "move-window [--index N] TARGET SESSION",
 		Description: "Moves TARGET's window into SESSION, at index N or the next free index.\n\nExamples:\n   tmx move-window --index 5 scratch:0 work",
 		Category:    catManage,
-		Flags:       []cli.Flag{&cli.IntFlag{Name: "index", Usage: "the window's new `INDEX`"}, jsonFlag()},
+		Flags:       []cli.Flag{&cli.IntFlag{Name: "index", Usage: "the window's new `INDEX`", DefaultText: "the next free index"}, jsonFlag()},
 		Action: action(env, func(x *call) error {
 			cl, r, dst, err := x.twoTargets("a TARGET and a SESSION")
 			if err != nil {

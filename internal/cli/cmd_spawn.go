@@ -121,7 +121,8 @@ func splitCmd(env *Env) *cli.Command {
 		Usage:     "split a pane in two",
 		UsageText: "split [--horizontal] [--before] [--size N|N%] [-c DIR] TARGET [-- COMMAND...]",
 		Description: "Splits TARGET's pane (one above the other, or side by side with --horizontal) and\n" +
-			"prints the new pane's id. The new pane does not take the focus.\n\n" +
+			"prints the new pane's id. The new pane starts in TARGET's current directory unless -c\n" +
+			"says otherwise, and does not take the focus.\n\n" +
 			"Examples:\n   tmx split %0\n   tmx split --horizontal --size 30% work -- htop",
 		Category: catExecute,
 		Flags: []cli.Flag{

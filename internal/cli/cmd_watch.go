@@ -166,7 +166,7 @@ func waitCmd(env *Env) *cli.Command {
 				}
 			}
 			if (text == "") == (pattern == "") {
-				return tmxerr.New(tmxerr.Usage, "give exactly one of --text and --regex", "e.g. tmx wait --text Ready %3")
+				return tmxerr.New(tmxerr.Usage, "give exactly one of --text, --stdin and --regex", "e.g. tmx wait --text Ready %3")
 			}
 			var re *regexp.Regexp
 			if pattern != "" {

@@ -233,3 +233,19 @@ func TestExecuteCommands(t *testing.T) {
 		t.Errorf("respawn: %v", d)
 	}
 }
+
+// A split starts in the split pane's directory, not tmx's.
+func TestSplitStartsInPaneDirectory(t *testing.T) {
+	srv := tmuxtest.New(t)
+	pane := srv.NewPane("s", "bash", 80, 30)
+	dir := t.TempDir()
+	mustJSON(t, srv, 0, "run", pane, "--", "true") // a prompt to type at
+	srv.Tmux("send-keys", "-t", pane, "cd "+dir, "Enter")
+	srv.WaitFor(pane, func(string) bool {
+		return srv.Tmux("display-message", "-p", "-t", pane, "#{pane_current_path}") == dir
+	}, 10*time.Second)
+	d := mustJSON(t, srv, 0, "split", pane)
+	if got := srv.Tmux("display-message", "-p", "-t", d["pane_id"].(string), "#{pane_current_path}"); got != dir {
+		t.Errorf("the split pane starts in %q, want %q", got, dir)
+	}
+}

@@ -178,7 +178,7 @@ func (s *Server) runTool(ctx context.Context, conn *jsonrpc2.Conn, tool *catalog
 	// The error document is stderr's last line.
 	if e := gjson.Get(lastLine(strings.TrimSpace(string(out.stderr))), "error"); e.IsObject() {
 		code := tmxerr.Code(e.Get("code").String())
-		return failed(code, e.Get("message").String(), mcpHint(code, e.Get("hint").String()))
+		return failed(code, mcpText(e.Get("message").String(), tool), mcpHint(code, e.Get("hint").String(), tool))
 	}
 	msg := fmt.Sprintf("tmx %s failed (%v) without a JSON error", argv[0], out.err)
 	if tail := strings.TrimSpace(string(out.stderr)); tail != "" {

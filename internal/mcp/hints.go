@@ -1,6 +1,13 @@
 package mcp
 
-import "github.com/tmx-sh/tmx/tmxerr"
+import (
+	"regexp"
+	"strings"
+	"sync"
+
+	"github.com/tmx-sh/tmx/internal/catalog"
+	"github.com/tmx-sh/tmx/tmxerr"
+)
 
 // mcpHints name the recovery in terms of tools, for codes where the CLI's
 // own hint names CLI commands or flags.
@@ -19,10 +26,75 @@ var mcpHints = map[tmxerr.Code]string{
 	tmxerr.ServerGone:           "the tmux server exited; call create_session to start a new one",
 }
 
-// mcpHint returns the tool-oriented hint for code, else the CLI's hint.
-func mcpHint(code tmxerr.Code, cliHint string) string {
+// cliCommandTools name the tool that does what a CLI command in a hint
+// does, longest command first where one is the prefix of another.
+var cliCommandTools = []struct{ command, tool string }{
+	{"tmx type", "paste_text (text) or send_keys (key names)"},
+	{"tmx paste", "paste_text"},
+	{"tmx send", "send_keys"},
+	{"tmx show", "get_pane_info"},
+	{"tmx ls", "list_panes"},
+	{"tmx new-window", "create_window"},
+	{"tmx new", "create_session"},
+	{"tmx split", "split_window"},
+	{"tmx capture", "capture_pane"},
+	{"tmx since", "capture_since"},
+	{"tmx respawn", "respawn_pane"},
+	{"tmx kill", "kill_pane, kill_window or kill_session"},
+	{"tmx run", "run_shell_command"},
+}
+
+// mcpHint returns the recovery in terms of tools: the hint for code, else
+// the CLI's hint with its flags renamed to tool's arguments, or, when it
+// tells to run a tmx command, the tool that does that.
+func mcpHint(code tmxerr.Code, cliHint string, tool *catalog.Tool) string {
 	if h, ok := mcpHints[code]; ok {
 		return h
 	}
-	return cliHint
+	for _, c := range cliCommandTools {
+		if strings.Contains(cliHint, c.command+" ") || strings.HasSuffix(cliHint, c.command) {
+			return "use " + c.tool
+		}
+	}
+	if cliCommandRE().MatchString(cliHint) {
+		return "check the arguments against " + tool.Name + "'s inputSchema (tools/list)"
+	}
+	return mcpText(cliHint, tool)
+}
+
+// cliCommandRE matches a tmx command line in a hint.
+var cliCommandRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`\btmx (ls|info|show|capture|since|snapshot|search|wait|wait-for|signal-channel|vars|options|env|hooks|find-pane|rename|select|layout|resize|move-window|swap-pane|title|mouse|history-limit|new|new-window|split|respawn|run|send|type|paste|sync|signal|clear|kill|status|doctor|capabilities|completion|help|version)\b`)
+})
+
+// flagRE matches a CLI flag in a message.
+var flagRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`--[a-z][a-z-]*`) })
+
+// flagArguments are the CLI flags whose tool argument is not the flag's
+// name with _ for -.
+var flagArguments = map[string]string{
+	"--timeout": "timeout_seconds", "--lines": "max_lines", "--dir": "start_directory",
+	"--kill": "confirm", "--env": "environment", "--stdin": "", "--batch": "operations",
+}
+
+// mcpText renames the CLI flags in a message to tool's arguments, where
+// tool takes one by that name.
+func mcpText(s string, tool *catalog.Tool) string {
+	if !strings.Contains(s, "--") {
+		return s
+	}
+	has := map[string]bool{}
+	for _, p := range tool.Params {
+		has[p.Name] = true
+	}
+	return flagRE().ReplaceAllStringFunc(s, func(flag string) string {
+		arg, ok := flagArguments[flag]
+		if !ok {
+			arg = strings.ReplaceAll(strings.TrimPrefix(flag, "--"), "-", "_")
+		}
+		if has[arg] {
+			return arg
+		}
+		return flag
+	})
 }

@@ -67,9 +67,13 @@ func New(t testing.TB) *Server {
 }
 
 // KillServer kills the server, waits until it is gone, and removes its
-// socket file (tmux 3.3a leaves it behind when killed).
+// socket file (tmux 3.3a leaves it behind when killed) and tmx's control
+// lock beside it.
 func (s *Server) KillServer() {
 	path, _ := s.TryTmux("display-message", "-p", "#{socket_path}")
+	if path == "" { // the server is gone already: where its socket was
+		path = client.Socket{Name: s.Name}.PathIn(s.getenv)
+	}
 	cmd := exec.Command("tmux", "-L", s.Name, "kill-server")
 	cmd.Env = s.Env
 	cmd.Run()
@@ -78,7 +82,17 @@ func (s *Server) KillServer() {
 	}
 	if path != "" && strings.Contains(path, s.Name) {
 		os.Remove(path)
+		os.Remove(client.ControlLockFile(path))
 	}
+}
+
+func (s *Server) getenv(key string) string {
+	for _, kv := range s.Env {
+		if k, v, ok := strings.Cut(kv, "="); ok && k == key {
+			return v
+		}
+	}
+	return ""
 }
 
 // Tmux runs raw tmux on the server and returns its trimmed stdout; a

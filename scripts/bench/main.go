@@ -22,11 +22,14 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/tmx-sh/tmx/client"
 )
 
 var (
@@ -65,18 +68,22 @@ func names() []string {
 
 func main() {
 	flag.Parse()
+	want := map[string]bool{}
+	for _, s := range strings.Split(*only, ",") {
+		if s = strings.TrimSpace(s); s != "" {
+			if !slices.Contains(names(), s) {
+				fmt.Fprintf(os.Stderr, "bench: -only %q: the measurements are %s\n", s, strings.Join(names(), ", "))
+				os.Exit(2)
+			}
+			want[s] = true
+		}
+	}
 	b, err := setup()
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "bench:", err)
 		os.Exit(1)
 	}
 	defer b.cleanup()
-	want := map[string]bool{}
-	for _, s := range strings.Split(*only, ",") {
-		if s = strings.TrimSpace(s); s != "" {
-			want[s] = true
-		}
-	}
 	tmuxV, _ := exec.Command("tmux", "-V").Output()
 	fmt.Fprintf(&b.out, "Measured %s on %s/%s, %d CPUs, %s, %s. Command: `go run ./scripts/bench%s`.\n",
 		time.Now().UTC().Format("2006-01-02"), runtime.GOOS, runtime.GOARCH, runtime.NumCPU(),
@@ -157,8 +164,15 @@ func setup() (*bench, error) {
 	return b, nil
 }
 
+// cleanup kills the bench's server and removes its socket file (tmux 3.3a
+// leaves it behind) and tmx's control lock beside it.
 func (b *bench) cleanup() {
+	path := b.tmux("display-message", "-p", "#{socket_path}")
 	b.tmux("kill-server")
+	if path != "" {
+		os.Remove(path)
+		os.Remove(client.ControlLockFile(path))
+	}
 	os.RemoveAll(b.dir)
 }
 

@@ -1,0 +1,50 @@
+package mcp
+
+import (
+	"testing"
+
+	"github.com/tmx-sh/tmx/internal/catalog"
+	"github.com/tmx-sh/tmx/tmxerr"
+)
+
+// Failures reach a model in terms of tools and arguments, not CLI
+// commands and flags.
+func TestHintsSpeakTools(t *testing.T) {
+	tool := func(name string) *catalog.Tool {
+		tl, ok := catalog.Lookup(name)
+		if !ok {
+			t.Fatalf("no tool %s", name)
+		}
+		return tl
+	}
+	for _, c := range []struct {
+		tool, message, want string
+	}{
+		{"wait_for_text", "give exactly one of --text and --regex", "give exactly one of text and regex"},
+		{"show_option", "a session option needs a target; or use --global", "a session option needs a target; or use global"},
+		{"wait_for_text", "--timeout must be positive", "timeout_seconds must be positive"},
+		{"capture_pane", "--lines must be positive", "max_lines must be positive"},
+		{"capture_pane", "--frobnicate is unknown", "--frobnicate is unknown"}, // no such argument: left alone
+	} {
+		if got := mcpText(c.message, tool(c.tool)); got != c.want {
+			t.Errorf("mcpText(%q, %s) = %q, want %q", c.message, c.tool, got, c.want)
+		}
+	}
+	for _, c := range []struct {
+		tool string
+		code tmxerr.Code
+		hint string
+		want string
+	}{
+		{"send_keys", tmxerr.InvalidArgument, "send text with: tmx type TARGET -- TEXT", "use paste_text (text) or send_keys (key names)"},
+		{"list_panes", tmxerr.Usage, "show one pane with: tmx show %10", "use get_pane_info"},
+		{"wait_for_text", tmxerr.Usage, "e.g. tmx wait --text Ready %3", "check the arguments against wait_for_text's inputSchema (tools/list)"},
+		{"show_option", tmxerr.Usage, "name a session, window or pane, or use --global", "name a session, window or pane, or use global"},
+		{"kill_pane", tmxerr.ConfirmationRequired, "add --confirm", "call again with confirm: true if that is intended"},
+		{"list_panes", tmxerr.SocketError, "kill -USR1 7 makes it recreate its socket; tmx will not start another", "kill -USR1 7 makes it recreate its socket; tmx will not start another"},
+	} {
+		if got := mcpHint(c.code, c.hint, tool(c.tool)); got != c.want {
+			t.Errorf("mcpHint(%s, %q, %s) = %q, want %q", c.code, c.hint, c.tool, got, c.want)
+		}
+	}
+}
