@@ -245,7 +245,13 @@ func TestSplitStartsInPaneDirectory(t *testing.T) {
 		return srv.Tmux("display-message", "-p", "-t", pane, "#{pane_current_path}") == dir
 	}, 10*time.Second)
 	d := mustJSON(t, srv, 0, "split", pane)
-	if got := srv.Tmux("display-message", "-p", "-t", d["pane_id"].(string), "#{pane_current_path}"); got != dir {
+	// pane_current_path reads the new process's directory, empty for the
+	// moment it takes to start.
+	split := d["pane_id"].(string)
+	srv.WaitFor(split, func(string) bool {
+		return srv.Tmux("display-message", "-p", "-t", split, "#{pane_current_path}") != ""
+	}, 10*time.Second)
+	if got := srv.Tmux("display-message", "-p", "-t", split, "#{pane_current_path}"); got != dir {
 		t.Errorf("the split pane starts in %q, want %q", got, dir)
 	}
 }
