@@ -197,10 +197,28 @@ func (c *Client) NewSession(ctx context.Context, o SpawnOptions) (*Snapshot, Pan
 		// pane tmx refuses to type into. This call started that server:
 		// stop it and say why.
 		c.Exec(ctx, nil, "kill-server")
+		c.awaitServerExit(ctx)
 		return nil, PaneInfo{}, tmxerr.Errorf(tmxerr.ConfigError, "tmux reported errors in the configuration %s when it started the server", c.getenv("TMX_TMUX_CONFIG")).
 			WithHint("see them with: tmux -L scratch -f %s new-session (then kill-server); fix the file, or unset TMX_TMUX_CONFIG", c.getenv("TMX_TMUX_CONFIG"))
 	}
 	return snap, p, err
+}
+
+// awaitServerExit waits, a few seconds at most, until no server accepts
+// connections on the socket. kill-server returns while the server is still
+// shutting down, and the server drops a client that connects meanwhile, so
+// a command run right after would fail with server_gone instead of finding
+// no server (or starting a new one).
+func (c *Client) awaitServerExit(ctx context.Context) {
+	ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+	defer cancel()
+	for c.socket.Live(c.getenv) {
+		select {
+		case <-ctx.Done():
+			return
+		case <-time.After(5 * time.Millisecond):
+		}
+	}
 }
 
 // NewWindow creates a detached window in the session of target and returns

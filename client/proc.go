@@ -14,6 +14,13 @@ import (
 // while it waits at the prompt. pane_current_command cannot tell: a
 // running `( ... )` job is also named "bash".
 //
+// A pane whose process is a shell given a command string (sh -c, as tmux
+// starts a window's command) is running that command, not waiting at a
+// prompt, even while the terminal is still its own: the moment between the
+// shell's start and its exec of the command is one a new pane shows. So is
+// tmux's forked child before it executes the pane's program. Both report
+// atPrompt false, fgName being the command line or comm.
+//
 // It returns ok=false where /proc is not available (macOS, a tmux server in
 // another pid namespace); callers then rely on pane_current_command alone.
 func foreground(panePID int) (atPrompt bool, fgName string, ok bool) {
@@ -25,13 +32,41 @@ func foreground(panePID int) (atPrompt bool, fgName string, ok bool) {
 		return false, "", false
 	}
 	if tpgid == pgrp {
-		return true, "", true
+		what, running := runningCommand(panePID)
+		return !running, what, true
 	}
 	b, err := os.ReadFile("/proc/" + strconv.Itoa(tpgid) + "/comm")
 	if err == nil {
 		fgName = strings.TrimSpace(string(b))
 	}
 	return false, fgName, true
+}
+
+// runningCommand reports whether pid is tmux's child that has not yet
+// executed the pane's program (comm "tmux: server", returned as what) or a
+// shell running a command string (its command line, space-joined, returned
+// as what): an argument before the first operand is a short-option cluster
+// holding c (sh -c, bash -ic, fish -c) or fish's --command.
+func runningCommand(pid int) (what string, running bool) {
+	dir := "/proc/" + strconv.Itoa(pid)
+	if b, err := os.ReadFile(dir + "/comm"); err == nil && strings.HasPrefix(string(b), "tmux") {
+		return strings.TrimSpace(string(b)), true
+	}
+	b, err := os.ReadFile(dir + "/cmdline")
+	if err != nil {
+		return "", false
+	}
+	args := strings.Split(strings.TrimSuffix(string(b), "\x00"), "\x00")
+	for _, a := range args[1:] {
+		switch {
+		case a == "--" || a == "-" || !strings.HasPrefix(a, "-"):
+			return "", false // the first operand ends the options
+		case strings.HasPrefix(a, "--command") ||
+			!strings.HasPrefix(a, "--") && strings.ContainsRune(a, 'c'):
+			return strings.Join(args, " "), true
+		}
+	}
+	return "", false
 }
 
 // procStat returns the process group and the terminal's foreground process

@@ -138,13 +138,15 @@ func TestKeysVersusText(t *testing.T) {
 	if cmd := srv.Tmux("display", "-p", "-t", pane, "#{pane_current_command}"); cmd != "sleep" {
 		t.Fatalf("typed C-c interrupted sleep")
 	}
-	// The key C-c interrupts it.
+	// The key C-c interrupts it, and the shell draws its prompt again (it
+	// is the foreground job a moment before it has).
 	d := mustJSON(t, srv, 0, "send", pane, "C-c")
 	if keys, _ := d["keys"].([]any); len(keys) != 1 || keys[0] != "C-c" {
 		t.Errorf("keys = %v", d["keys"])
 	}
-	srv.WaitFor(pane, func(string) bool {
-		return srv.Tmux("display", "-p", "-t", pane, "#{pane_current_command}") == "bash"
+	srv.WaitFor(pane, func(s string) bool {
+		return strings.HasSuffix(s, "\nbash$") &&
+			srv.Tmux("display", "-p", "-t", pane, "#{pane_current_command}") == "bash"
 	}, 5*time.Second)
 
 	// Words are not keys: the whole send is refused, nothing is sent.

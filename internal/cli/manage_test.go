@@ -187,9 +187,11 @@ func TestExecuteCommands(t *testing.T) {
 		return srv.Tmux("display-message", "-p", "-t", a, "#{pane_current_command}") == "bash"
 	}, 10*time.Second)
 
-	// clear: --confirm required (exit 2), then the history is gone.
+	// clear: --confirm required (exit 2), then the history is gone. The
+	// output has all scrolled by once the prompt follows its last line (the
+	// typed line holds "100" too).
 	srv.Tmux("send-keys", "-t", a, "seq 100", "Enter")
-	srv.WaitFor(a, func(s string) bool { return strings.Contains(s, "100") }, 10*time.Second)
+	srv.WaitFor(a, func(s string) bool { return strings.HasSuffix(s, "\n100\nbash$") }, 10*time.Second)
 	mustFail(t, srv, 2, "clear", a)
 	mustJSON(t, srv, 0, "clear", "--confirm", a)
 	if srv.Tmux("display-message", "-p", "-t", a, "#{history_size}") != "0" {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -173,7 +174,10 @@ func TestRunPaneExited(t *testing.T) {
 	pane := srv.NewPane("s", "bash", 80, 20)
 	srv.Tmux("split-window", "-d", "-t", pane) // keep the session when the pane goes
 	// $$ in the subshell is the pane's shell: killing it closes the pane.
-	d := runIn(t, srv, pane, "kill -9 $$", 1)
+	// Process group 0 is the run's own frame: killed too, it cannot print
+	// its end marker in the moment before tmux closes the pane (kill -9 $$
+	// alone returns 0 at once, and the frame could report that status).
+	d := runIn(t, srv, pane, "kill -9 $$ 0", 1)
 	if d["pane_exited"] != true || d["exit_status"] != nil || d["timed_out"] != false {
 		t.Fatalf("unexpected document: %v", d)
 	}
@@ -224,6 +228,12 @@ func TestRunRefusals(t *testing.T) {
 	busy := srv.Tmux("new-window", "-d", "-P", "-F", "#{pane_id}", "-t", "s", "sleep 60")
 	if code, msg := mustFail(t, srv, 2, "run", busy, "--", "true"); code != tmxerr.PaneBusy || !strings.Contains(msg, "sleep") {
 		t.Errorf("busy pane: %s %q", code, msg)
+	}
+	// So is a shell that runs a command string: it owns the terminal, as a
+	// shell at its prompt does, but reads no input.
+	busy = srv.Tmux("new-window", "-d", "-P", "-F", "#{pane_id}", "-t", "s:", "sleep 60; true")
+	if code, msg := mustFail(t, srv, 2, "run", busy, "--", "true"); code != tmxerr.PaneBusy || !strings.Contains(msg, "sleep 60") {
+		t.Errorf("pane of sh -c: %s %q", code, msg)
 	}
 
 	// Usage errors.
@@ -358,13 +368,16 @@ func TestRunLateSignalDoesNotLeak(t *testing.T) {
 	pane := srv.NewPane("s", "bash", 80, 20)
 	runIn(t, srv, pane, "sleep 1.5", tmxerr.ExitRunTimeout, "--timeout", "1")
 	// The first command finishes (and signals its channel, unwaited) before
-	// this run types; CheckRunnable waits for the prompt.
-	time.Sleep(700 * time.Millisecond)
+	// this run types: its frame has exited once the shell's prompt follows
+	// the frame's lines.
+	srv.WaitFor(pane, func(s string) bool { return strings.HasSuffix(s, "\nbash$") }, 10*time.Second)
 	start := time.Now()
 	d := runIn(t, srv, pane, "sleep 0.5; echo second", 0)
 	if d["output"] != "second" || time.Since(start) < 500*time.Millisecond {
 		t.Errorf("second run: %v after %v", d["output"], time.Since(start))
 	}
+	// The frame's own signalling client is done once the prompt is back.
+	srv.WaitFor(pane, func(s string) bool { return strings.HasSuffix(s, "\nbash$") }, 10*time.Second)
 	out, _ := exec.Command("pgrep", "-f", "tmux .*"+srv.Name+" .*wait-for").Output()
 	if strings.TrimSpace(string(out)) != "" {
 		t.Errorf("wait-for clients left behind: %s", out)
@@ -395,11 +408,18 @@ func TestRunStartedAndDashCommand(t *testing.T) {
 	srv := tmuxtest.New(t)
 	pane := srv.NewPane("s", "bash", 80, 20)
 	srv.Tmux("split-window", "-d", "-t", pane)
+	// The pane is killed once the command runs, known by a file it makes.
+	ran := filepath.Join(t.TempDir(), "ran")
 	go func() {
-		time.Sleep(700 * time.Millisecond)
-		srv.Tmux("kill-pane", "-t", pane)
+		for i := 0; i < 1000; i++ {
+			if _, err := os.Stat(ran); err == nil {
+				break
+			}
+			time.Sleep(10 * time.Millisecond)
+		}
+		srv.TryTmux("kill-pane", "-t", pane)
 	}()
-	d := runIn(t, srv, pane, "sleep 20", 1)
+	d := runIn(t, srv, pane, "touch "+ran+"; sleep 20", 1)
 	if d["started"] != true || d["pane_exited"] != true {
 		t.Errorf("killed mid-run: %v", d)
 	}

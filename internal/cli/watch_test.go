@@ -3,6 +3,7 @@ package cli
 import (
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -153,17 +154,51 @@ func TestSinceRespawnedPane(t *testing.T) {
 	}
 }
 
+// tmxAsync runs tmx in the background; its result comes on the channel.
+func tmxAsync(t *testing.T, srv *tmuxtest.Server, args ...string) <-chan cliResult {
+	t.Helper()
+	ch := make(chan cliResult, 1)
+	go func() { ch <- tmx(t, srv, "", args...) }()
+	return ch
+}
+
+// awaitJSON receives a background tmx --json's result and requires exit
+// status want.
+func awaitJSON(t *testing.T, ch <-chan cliResult, want int) map[string]any {
+	t.Helper()
+	select {
+	case r := <-ch:
+		if r.code != want {
+			t.Fatalf("exit %d, want %d\nstdout: %s\nstderr: %s", r.code, want, r.stdout, r.stderr)
+		}
+		return r.doc(t)
+	case <-time.After(60 * time.Second):
+		t.Fatal("tmx did not return")
+	}
+	return nil
+}
+
+// watching waits until a wait for text on pane has attached its control
+// client, which it does after reading what the pane shows at entry: what
+// the pane prints from then on is new to the wait.
+func watching(t *testing.T, srv *tmuxtest.Server, pane string) {
+	t.Helper()
+	srv.WaitFor(pane, func(string) bool {
+		out, _ := srv.TryTmux("list-clients", "-F", "#{client_control_mode}")
+		return strings.Contains(out, "1")
+	}, 10*time.Second)
+}
+
 func TestWaitText(t *testing.T) {
 	srv := tmuxtest.New(t)
 	pane := srv.NewPane("s", "bash", 20, 10)
 
 	// Printed after the wait began: matched, and the lines come along.
-	go func() {
-		time.Sleep(300 * time.Millisecond)
-		srv.Tmux("send-keys", "-t", pane, "-l", "echo 'one two'; echo WRAPPED-TEXT-'THAT-IS-LONG'")
-		srv.Tmux("send-keys", "-t", pane, "Enter")
-	}()
-	d := mustJSON(t, srv, 0, "wait", "--text", "WRAPPED-TEXT-THAT-IS-LONG", "--timeout", "500", pane)
+	wait := tmxAsync(t, srv, "--json", "wait", "--text", "WRAPPED-TEXT-THAT-IS-LONG", "--timeout", "500", pane)
+	watching(t, srv, pane)
+	srv.Tmux("send-keys", "-t", pane, "-l", "echo 'one two'; echo WRAPPED-TEXT-'THAT-IS-LONG'")
+	srv.Tmux("send-keys", "-t", pane, "Enter")
+	d := awaitJSON(t, wait, 0)
 	if d["outcome"] != "matched" || d["effective_timeout_seconds"] != float64(120) || d["polling_fallback"] != false {
 		t.Fatalf("wait: %v", d)
 	}
@@ -187,23 +222,21 @@ func TestWaitText(t *testing.T) {
 	}
 
 	// A stop text that comes first ends the wait (exit 1).
-	go func() {
-		time.Sleep(300 * time.Millisecond)
-		srv.Tmux("send-keys", "-t", pane, "-l", "echo FAIL-X")
-		srv.Tmux("send-keys", "-t", pane, "Enter")
-	}()
-	d = mustJSON(t, srv, 1, "wait", "--regex", "PASS-[0-9]+", "--stop", "FAIL-X", pane)
+	wait = tmxAsync(t, srv, "--json", "wait", "--regex", "PASS-[0-9]+", "--stop", "FAIL-X", pane)
+	watching(t, srv, pane)
+	srv.Tmux("send-keys", "-t", pane, "-l", "echo FAIL-X")
+	srv.Tmux("send-keys", "-t", pane, "Enter")
+	d = awaitJSON(t, wait, 1)
 	if d["outcome"] != "stopped" || d["matched_text"] != "FAIL-X" {
 		t.Errorf("stop: %v", d)
 	}
 
 	// A prompt that does not end its line matches too.
-	go func() {
-		time.Sleep(300 * time.Millisecond)
-		srv.Tmux("send-keys", "-t", pane, "-l", "clear; printf 'Pass''word: '; read x")
-		srv.Tmux("send-keys", "-t", pane, "Enter")
-	}()
-	d = mustJSON(t, srv, 0, "wait", "--text", "Password:", pane)
+	wait = tmxAsync(t, srv, "--json", "wait", "--text", "Password:", pane)
+	watching(t, srv, pane)
+	srv.Tmux("send-keys", "-t", pane, "-l", "clear; printf 'Pass''word: '; read x")
+	srv.Tmux("send-keys", "-t", pane, "Enter")
+	d = awaitJSON(t, wait, 0)
 	if d["outcome"] != "matched" {
 		t.Errorf("prompt: %v", d)
 	}
@@ -225,21 +258,19 @@ func TestWaitEndsWhenPaneOrServerGoes(t *testing.T) {
 	srv := tmuxtest.New(t)
 	pane := srv.NewPane("s", "bash", 80, 20)
 	srv.Tmux("new-window", "-d", "-t", "s") // keep the session alive
-	go func() {
-		time.Sleep(400 * time.Millisecond)
-		srv.Tmux("kill-pane", "-t", pane)
-	}()
-	d := mustJSON(t, srv, 1, "wait", "--text", "never", "--timeout", "20", pane)
+	wait := tmxAsync(t, srv, "--json", "wait", "--text", "never", "--timeout", "20", pane)
+	watching(t, srv, pane)
+	srv.Tmux("kill-pane", "-t", pane)
+	d := awaitJSON(t, wait, 1)
 	if d["outcome"] != "pane_died" {
 		t.Errorf("pane killed: %v", d["outcome"])
 	}
 	pane = srv.Tmux("list-panes", "-s", "-t", "s", "-F", "#{pane_id}")
-	go func() {
-		time.Sleep(400 * time.Millisecond)
-		srv.Tmux("kill-server")
-	}()
 	start := time.Now()
-	d = mustJSON(t, srv, 1, "wait", "--text", "never", "--timeout", "20", pane)
+	wait = tmxAsync(t, srv, "--json", "wait", "--text", "never", "--timeout", "20", pane)
+	watching(t, srv, pane)
+	srv.Tmux("kill-server")
+	d = awaitJSON(t, wait, 1)
 	if d["outcome"] != "server_gone" || time.Since(start) > 10*time.Second {
 		t.Errorf("server killed: %v", d["outcome"])
 	}
@@ -249,12 +280,19 @@ func TestWaitEndsWhenPaneOrServerGoes(t *testing.T) {
 // out with 124, and says server_gone when the server dies.
 func TestWaitForChannel(t *testing.T) {
 	srv := tmuxtest.New(t)
-	srv.NewPane("s", "bash", 80, 20)
-	go func() {
-		time.Sleep(300 * time.Millisecond)
-		srv.Tmux("wait-for", "-S", "built")
-	}()
-	d := mustJSON(t, srv, 0, "wait-for", "built")
+	pane := srv.NewPane("s", "bash", 80, 20)
+	// waiting waits until tmx's tmux client waits on channel.
+	waiting := func(channel string) {
+		t.Helper()
+		srv.WaitFor(pane, func(string) bool {
+			out, _ := exec.Command("pgrep", "-f", "tmux .*"+srv.Name+" wait-for "+channel+"$").Output()
+			return strings.TrimSpace(string(out)) != ""
+		}, 10*time.Second)
+	}
+	wait := tmxAsync(t, srv, "--json", "wait-for", "built")
+	waiting("built")
+	srv.Tmux("wait-for", "-S", "built")
+	d := awaitJSON(t, wait, 0)
 	if d["outcome"] != "signalled" || d["signalled"] != true || d["channel"] != "built" {
 		t.Errorf("signalled: %v", d)
 	}
@@ -270,11 +308,10 @@ func TestWaitForChannel(t *testing.T) {
 			t.Errorf("channel %q: %s", bad, code)
 		}
 	}
-	go func() {
-		time.Sleep(400 * time.Millisecond)
-		srv.Tmux("kill-server")
-	}()
-	if d := mustJSON(t, srv, 1, "wait-for", "--timeout", "20", "gone"); d["outcome"] != "server_gone" {
+	wait = tmxAsync(t, srv, "--json", "wait-for", "--timeout", "20", "gone")
+	waiting("gone")
+	srv.Tmux("kill-server")
+	if d := awaitJSON(t, wait, 1); d["outcome"] != "server_gone" {
 		t.Errorf("server killed mid-wait: %v", d)
 	}
 }

@@ -316,9 +316,11 @@ func TestExecuteTools(t *testing.T) {
 		return srv.Tmux("display-message", "-p", "-t", a, "#{pane_current_command}") == "bash"
 	}, 10*time.Second)
 
-	// clear_pane_scrollback: confirm, then history is empty.
+	// clear_pane_scrollback: confirm, then history is empty. The output has
+	// all scrolled by once the prompt follows its last line (the typed line
+	// holds "200" too).
 	srv.Tmux("send-keys", "-t", a, "seq 200", "Enter")
-	srv.WaitFor(a, func(sc string) bool { return strings.Contains(sc, "200") }, 10*time.Second)
+	srv.WaitFor(a, func(sc string) bool { return strings.HasSuffix(sc, "\n200\nbash$") }, 10*time.Second)
 	mustFail(t, s, tools, "clear_pane_scrollback", map[string]any{"target": a}, "confirmation_required")
 	mustCall(t, s, tools, "clear_pane_scrollback", map[string]any{"target": a, "confirm": true})
 	if got := srv.Tmux("display-message", "-p", "-t", a, "#{history_size}"); got != "0" {

@@ -247,11 +247,12 @@ func TestProgressNotifications(t *testing.T) {
 	srv := tmuxtest.New(t)
 	srv.NewPane("s", "bash", 80, 20)
 	var mu sync.Mutex
-	var got []float64
+	got := map[string][]float64{} // by progress token
 	client := sdk.NewClient(&sdk.Implementation{Name: "tmx-test", Version: "v0"}, &sdk.ClientOptions{
 		ProgressNotificationHandler: func(ctx context.Context, req *sdk.ProgressNotificationClientRequest) {
 			mu.Lock()
-			got = append(got, req.Params.Progress)
+			tok := fmt.Sprint(req.Params.ProgressToken)
+			got[tok] = append(got[tok], req.Params.Progress)
 			mu.Unlock()
 		},
 	})
@@ -268,20 +269,31 @@ func TestProgressNotifications(t *testing.T) {
 	if err != nil || res.IsError {
 		t.Fatalf("run: %v %v", err, res)
 	}
-	check := func(what string) {
-		mu.Lock()
-		defer mu.Unlock()
-		if len(got) < 2 {
-			t.Fatalf("%s: %d progress notifications, want at least 2", what, len(got))
+	// tmx-mcp writes a call's notifications before its result, but the
+	// client runs its handler on a goroutine of its own: the last ones may
+	// reach the handler after CallTool has returned.
+	check := func(what string, token any) {
+		t.Helper()
+		var p []float64
+		for deadline := time.Now().Add(5 * time.Second); ; {
+			mu.Lock()
+			p = append([]float64(nil), got[fmt.Sprint(token)]...)
+			mu.Unlock()
+			if len(p) >= 2 || time.Now().After(deadline) {
+				break
+			}
+			time.Sleep(10 * time.Millisecond)
 		}
-		for i := 1; i < len(got); i++ {
-			if got[i] <= got[i-1] {
-				t.Errorf("%s: progress did not increase: %v", what, got)
+		if len(p) < 2 {
+			t.Fatalf("%s: %d progress notifications, want at least 2", what, len(p))
+		}
+		for i := 1; i < len(p); i++ {
+			if p[i] <= p[i-1] {
+				t.Errorf("%s: progress did not increase: %v", what, p)
 			}
 		}
-		got = nil
 	}
-	check("run_shell_command")
+	check("run_shell_command", "tok-1")
 
 	// A 3 s wait_for_text that times out: a normal result, with progress.
 	params = &sdk.CallToolParams{Name: "wait_for_text", Arguments: map[string]any{"target": "s", "text": "never-shown", "timeout_seconds": 3}}
@@ -294,7 +306,7 @@ func TestProgressNotifications(t *testing.T) {
 	if !strings.Contains(string(b), `"outcome":"timed_out"`) || !strings.Contains(string(b), `"effective_timeout_seconds":3`) {
 		t.Errorf("wait_for_text result: %s", b)
 	}
-	check("wait_for_text")
+	check("wait_for_text", 7)
 }
 
 // The tmx mcp launcher replaces tmx with tmx-mcp.

@@ -77,7 +77,10 @@ func (s *Server) KillServer() {
 	cmd := exec.Command("tmux", "-L", s.Name, "kill-server")
 	cmd.Env = s.Env
 	cmd.Run()
-	for i := 0; i < 200 && s.Alive(); i++ {
+	// kill-server returns while the server is still shutting down; it
+	// drops clients that connect meanwhile ("server exited unexpectedly"),
+	// which list-sessions, and so Alive, does not tell from no server.
+	for i := 0; i < 200 && s.Listening(); i++ {
 		time.Sleep(10 * time.Millisecond)
 	}
 	if path != "" && strings.Contains(path, s.Name) {
@@ -138,6 +141,20 @@ func (s *Server) Client() *client.Client {
 func (s *Server) Alive() bool {
 	_, err := s.TryTmux("list-sessions")
 	return err == nil
+}
+
+// Listening reports whether a server accepts connections on the socket,
+// one that is still shutting down included.
+func (s *Server) Listening() bool {
+	getenv := func(key string) string {
+		for i := len(s.Env) - 1; i >= 0; i-- {
+			if k, v, _ := strings.Cut(s.Env[i], "="); k == key {
+				return v
+			}
+		}
+		return ""
+	}
+	return client.Socket{Name: s.Name}.Live(getenv)
 }
 
 // Shell returns the absolute path of shell, skipping the test when it is
