@@ -288,14 +288,24 @@ func (c *Client) spawn(ctx context.Context, args []string, name, kind string) (*
 	if len(recs) != 1 {
 		return nil, PaneInfo{}, tmxerr.New(tmxerr.TmuxError, "tmux did not report the new pane", "")
 	}
+	exited := func(why string) error {
+		return tmxerr.Errorf(tmxerr.PaneExited, "the new pane %s was created, and its program exited before tmx could read it back; %s", recs[0][0], why).
+			WithHint("to see a short command's output and status, start a shell and run it there: tmx new -s NAME, then tmx run NAME -- COMMAND")
+	}
 	snap, err := c.Snapshot(ctx)
 	if err != nil {
+		if te := tmxerr.As(err); te.Code == tmxerr.ServerGone || te.Code == tmxerr.NoServer ||
+			strings.Contains(te.Message, "no current target") {
+			// The pane was the server's only one: a server left with no
+			// sessions exits (exit-empty, on by default), and until it has,
+			// it answers that it has no current target.
+			return nil, PaneInfo{}, exited("tmux closed the pane, and the server, left with no sessions, exited")
+		}
 		return nil, PaneInfo{}, err
 	}
 	p := snap.Pane(recs[0][0], "")
 	if p == nil {
-		return nil, PaneInfo{}, tmxerr.Errorf(tmxerr.TargetNotFound, "the new pane %s exited at once", recs[0][0]).
-			WithHint("check the command; a pane whose program exits is closed (remain-on-exit is off)")
+		return nil, PaneInfo{}, exited("tmux closed the pane (remain-on-exit is off)")
 	}
 	stored := p.SessionName
 	if kind == "window" {

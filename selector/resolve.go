@@ -2,6 +2,7 @@ package selector
 
 import (
 	"fmt"
+	"sort"
 	"strconv"
 	"strings"
 
@@ -237,14 +238,21 @@ func (snap *Snapshot) distinct(keep func(Pane) bool, key, label func(Pane) strin
 
 func all(Pane) bool { return true }
 
+// paneIDs returns every pane id, in numeric order (%2 before %10).
 func (snap *Snapshot) paneIDs() []string {
 	id := func(p Pane) string { return p.PaneID }
-	return snap.distinct(all, id, id)
+	return byNumber(snap.distinct(all, id, id))
 }
 
+// windowIDs returns every window id, in numeric order.
 func (snap *Snapshot) windowIDs() []string {
 	id := func(p Pane) string { return p.WindowID }
-	return snap.distinct(all, id, id)
+	return byNumber(snap.distinct(all, id, id))
+}
+
+func byNumber(ids []string) []string {
+	sort.Slice(ids, func(i, j int) bool { return idNumber(ids[i]) < idNumber(ids[j]) })
+	return ids
 }
 
 func (snap *Snapshot) sessions() []string {

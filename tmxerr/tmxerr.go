@@ -89,6 +89,7 @@ const (
 	// Failures: the call could not be carried out.
 	Interrupted     Code = "interrupted"
 	TargetNotFound  Code = "target_not_found"
+	PaneExited      Code = "pane_exited"
 	AmbiguousTarget Code = "ambiguous_target"
 	NameInUse       Code = "name_in_use"
 	NoServer        Code = "no_server"
@@ -136,6 +137,7 @@ var table = map[Code]Info{
 
 	Interrupted:     {Interrupted, ExitInterrupted, "SIGINT or SIGTERM ended tmx; what it had sent already stays sent (a command typed by tmx run keeps running)"},
 	TargetNotFound:  {TargetNotFound, ExitFailure, "no session, window or pane matches the target; the message lists what exists"},
+	PaneExited:      {PaneExited, ExitFailure, "a new pane's program exited at once and tmux closed the pane (remain-on-exit is off); its output is gone"},
 	AmbiguousTarget: {AmbiguousTarget, ExitFailure, "more than one window has that name; use its id (@N) or index"},
 	NameInUse:       {NameInUse, ExitFailure, "a session with that name already exists"},
 	NoServer:        {NoServer, ExitFailure, "no tmux server is running on the selected socket"},

@@ -7,6 +7,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/xrash/smetrics"
 	"io"
 	"os"
 	"os/signal"
@@ -160,7 +161,7 @@ func newApp(env *Env) *cli.App {
 		UseShortOptionHandling: false,
 		ExitErrHandler:         func(*cli.Context, error) {},
 		OnUsageError: func(c *cli.Context, err error, isSub bool) error {
-			return usageError(err)
+			return usageError(err, c.App.Flags)
 		},
 		CommandNotFound: func(c *cli.Context, name string) {},
 		Flags: []cli.Flag{
@@ -173,7 +174,7 @@ func newApp(env *Env) *cli.App {
 		Commands: commands(env),
 		Action: func(c *cli.Context) error {
 			if c.NArg() > 0 {
-				return unknownCommand(c.Args().First())
+				return unknownCommand(c.Args().First(), c.App.Commands)
 			}
 			return cli.ShowAppHelp(c)
 		},
@@ -191,7 +192,7 @@ func newApp(env *Env) *cli.App {
 }
 
 func setupCommand(cmd *cli.Command) {
-	cmd.OnUsageError = func(c *cli.Context, err error, isSub bool) error { return usageError(err) }
+	cmd.OnUsageError = func(c *cli.Context, err error, isSub bool) error { return usageError(err, cmd.Flags) }
 	if cmd.UsageText != "" && !strings.HasPrefix(cmd.UsageText, "tmx ") {
 		cmd.UsageText = "tmx " + cmd.UsageText
 	}
@@ -200,8 +201,32 @@ func setupCommand(cmd *cli.Command) {
 	}
 }
 
-func unknownCommand(name string) error {
-	return tmxerr.Errorf(tmxerr.Usage, "unknown command %q", name).WithHint("list commands with: tmx --help")
+func unknownCommand(name string, commands []*cli.Command) error {
+	hint := "list commands with: tmx --help"
+	var names []string
+	for _, c := range commands {
+		if !c.Hidden {
+			names = append(names, c.Names()...)
+		}
+	}
+	if s := closest(name, names); s != "" {
+		hint = fmt.Sprintf("did you mean tmx %s? %s", s, hint)
+	}
+	return tmxerr.Errorf(tmxerr.Usage, "unknown command %q", name).WithHint("%s", hint)
+}
+
+// closest returns the candidate nearest to s by Jaro-Winkler similarity
+// (the measure urfave/cli suggests with), or "" when none is near enough
+// to be a likely typo.
+func closest(s string, candidates []string) string {
+	const near = 0.85
+	best, score := "", near
+	for _, c := range candidates {
+		if d := smetrics.JaroWinkler(s, c, 0.7, 4); d >= score {
+			best, score = c, d
+		}
+	}
+	return best
 }
 
 // flagNameRE finds Go flag-package names ("-timeout") in its messages;
@@ -210,10 +235,22 @@ var flagNameRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompil
 
 // usageError rewrites a flag-parsing error in tmx's words: long flags with
 // two dashes, no Go flag-package phrasing.
-func usageError(err error) error {
+func usageError(err error, flags []cli.Flag) error {
 	msg := flagNameRE().ReplaceAllString(err.Error(), "$1--$2")
 	if name, ok := strings.CutPrefix(msg, "flag provided but not defined: "); ok {
-		return tmxerr.Errorf(tmxerr.Usage, "unknown flag %s", name).WithHint("see the command's flags with: tmx COMMAND --help; global flags go before the command")
+		hint := "see the command's flags with: tmx COMMAND --help; global flags go before the command"
+		var names []string
+		for _, f := range flags {
+			for _, n := range f.Names() {
+				if len(n) > 1 {
+					names = append(names, n)
+				}
+			}
+		}
+		if s := closest(strings.TrimLeft(name, "-"), names); s != "" {
+			hint = fmt.Sprintf("did you mean --%s? %s", s, hint)
+		}
+		return tmxerr.Errorf(tmxerr.Usage, "unknown flag %s", name).WithHint("%s", hint)
 	}
 	return tmxerr.Errorf(tmxerr.Usage, "%s", msg).WithHint("see: tmx COMMAND --help")
 }

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/tmx-sh/tmx/internal/tmuxtest"
+	"github.com/tmx-sh/tmx/tmxerr"
 )
 
 func lines(d map[string]any) []string {
@@ -105,5 +106,19 @@ func TestSessionTargetNamesActivePane(t *testing.T) {
 	d = mustJSON(t, srv, 0, "capture", first)
 	if d["pane_id"] != first || !strings.Contains(strings.Join(lines(d), "\n"), "AGENT") {
 		t.Errorf("capture by pane id: %v", d)
+	}
+}
+
+// A pane id that does not exist gets the same error as any other missing
+// target: what exists is listed, in numeric order.
+func TestCaptureMissingPaneListsPanes(t *testing.T) {
+	srv := tmuxtest.New(t)
+	srv.NewPane("s", "bash", 80, 20)
+	for i := 0; i < 10; i++ {
+		srv.Tmux("new-window", "-d", "-t", "s:")
+	}
+	code, msg := mustFail(t, srv, 1, "capture", "%99")
+	if code != tmxerr.TargetNotFound || !strings.Contains(msg, "11 panes exist: %0 %1 %2 %3 %4 %5 %6 %7 %8 %9 %10") {
+		t.Errorf("capture %%99: %s %q", code, msg)
 	}
 }

@@ -301,7 +301,7 @@ func fishCompletion(app *cli.App) (string, error) {
 		}
 	}
 	walk(app.Commands)
-	return script + fmt.Sprintf(fishTargets, strings.Join(uniqStrings(names), " ")), nil
+	return script + fmt.Sprintf(fishTargets, strings.Join(uniqStrings(names), " "), strings.Join(helpNames(app), " ")), nil
 }
 
 func uniqStrings(s []string) []string {
@@ -325,6 +325,8 @@ function __fish_tmx_targets
     $words --generate-bash-completion 2>/dev/null
 end
 complete -c tmx -n '__fish_seen_subcommand_from %s' -f -a '(__fish_tmx_targets)'
+# tmx help takes a topic or a command.
+complete -c tmx -n '__fish_seen_subcommand_from help' -f -a '%s'
 `
 
 // bashCompletion is adapted from urfave/cli v2's autocomplete/bash_autocomplete

@@ -41,6 +41,14 @@ func helpCmd(env *Env) *cli.Command {
 		Usage:     "show help for a command or a topic (targets, json, exit-codes)",
 		UsageText: "help [COMMAND | TOPIC]",
 		Category:  catOther,
+		BashComplete: func(c *cli.Context) {
+			if c.NArg() > 0 {
+				return
+			}
+			for _, name := range helpNames(c.App) {
+				fmt.Fprintln(env.Out, name)
+			}
+		},
 		Action: func(c *cli.Context) error {
 			if c.NArg() == 0 {
 				return cli.ShowAppHelp(c)
@@ -66,6 +74,22 @@ func helpCmd(env *Env) *cli.Command {
 				WithHint("topics: %s; commands: tmx --help", strings.Join(topics, ", "))
 		},
 	}
+}
+
+// helpNames lists what tmx help takes: its topics, then the visible
+// commands, each sorted.
+func helpNames(app *cli.App) []string {
+	names := make([]string, 0, len(helpTopics)+len(app.Commands))
+	for t := range helpTopics {
+		names = append(names, t)
+	}
+	sort.Strings(names)
+	var cmds []string
+	for _, cmd := range app.VisibleCommands() {
+		cmds = append(cmds, cmd.Name)
+	}
+	sort.Strings(cmds)
+	return append(names, cmds...)
 }
 
 const targetsHelp = `Targets

@@ -397,7 +397,7 @@ func captureCmd(env *Env) *cli.Command {
 				Rows: x.Bool("rows"), KeepTrailing: x.Bool("keep-trailing"),
 			})
 			if err != nil {
-				return err
+				return x.explainTarget(err)
 			}
 			ref := result.ServerRef{SocketPath: srv.SocketPath, ServerPID: srv.PID}
 			return x.emit(result.Capture{ServerRef: ref, CaptureResult: *res}, func(w io.Writer) {

@@ -132,6 +132,20 @@ func (x *call) paneTarget() (*client.Client, string, error) {
 	return cl, r.Pane.PaneID, err
 }
 
+// explainTarget turns a target_not_found that tmux reported for a pane id
+// paneTarget passed on unresolved into the resolution error, which lists
+// what exists. Any other error, or a pane that resolves now, is returned
+// as it is.
+func (x *call) explainTarget(err error) error {
+	if te := tmxerr.As(err); te == nil || te.Code != tmxerr.TargetNotFound {
+		return err
+	}
+	if _, _, _, rerr := x.target(x.args[0]); rerr != nil {
+		return rerr
+	}
+	return err
+}
+
 // target parses arg as a selector (a syntax error is reported before the
 // server is contacted), takes a snapshot and resolves the selector in it.
 func (x *call) target(arg string) (*client.Client, *client.Snapshot, client.Resolved, error) {

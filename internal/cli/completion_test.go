@@ -76,6 +76,23 @@ func completeArgs(t *testing.T, srv *tmuxtest.Server, args ...string) []string {
 	return strings.Fields(r.stdout)
 }
 
+// tmx help completes its topics and the commands, and nothing after one.
+func TestCompleteHelp(t *testing.T) {
+	srv := tmuxtest.New(t)
+	got := completeArgs(t, srv, "help")
+	for _, want := range []string{"targets", "json", "exit-codes", "run", "capture"} {
+		if !slices.Contains(got, want) {
+			t.Errorf("help completion lacks %s: %q", want, got)
+		}
+	}
+	if slices.Contains(got, "h") {
+		t.Errorf("help completion offers the hidden alias h: %q", got)
+	}
+	if got := completeArgs(t, srv, "help", "run"); len(got) != 0 {
+		t.Errorf("help run completes %q", got)
+	}
+}
+
 func TestCompleteTargets(t *testing.T) {
 	srv := tmuxtest.New(t)
 	// No server: nothing, and no server is started.

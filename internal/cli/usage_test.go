@@ -1,0 +1,60 @@
+package cli
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/tmx-sh/tmx/internal/tmuxtest"
+	"github.com/tmx-sh/tmx/tmxerr"
+)
+
+// Typos get a suggestion; words nothing resembles do not.
+func TestUsageSuggestions(t *testing.T) {
+	srv := tmuxtest.New(t)
+	for _, c := range []struct {
+		args []string
+		hint string // "" means no suggestion
+	}{
+		{[]string{"captur", "%1"}, "did you mean tmx capture?"},
+		{[]string{"kil"}, "did you mean tmx kill?"},
+		{[]string{"zzz"}, ""},
+		{[]string{"capture", "--line", "5", "%1"}, "did you mean --lines?"},
+		{[]string{"--sockt-name", "x", "ls"}, "did you mean --socket-name?"},
+		{[]string{"capture", "--qqq", "%1"}, ""},
+	} {
+		r := tmx(t, srv, "", append([]string{"--json"}, c.args...)...)
+		code, _, hint := r.errDoc(t)
+		if r.code != 2 || code != tmxerr.Usage {
+			t.Errorf("%v: exit %d %s", c.args, r.code, code)
+		}
+		if has := strings.Contains(hint, "did you mean"); has != (c.hint != "") || !strings.Contains(hint, c.hint) {
+			t.Errorf("%v: hint %q, want %q", c.args, hint, c.hint)
+		}
+	}
+}
+
+// Options that exclude each other are refused before anything is done,
+// in words that name both.
+func TestConflictingOptions(t *testing.T) {
+	srv := tmuxtest.New(t)
+	pane := srv.NewPane("s", "bash", 80, 20)
+	if _, msg := mustFail(t, srv, 2, "since", "--from-now", "--cursor", "abc", pane); !strings.Contains(msg, "--from-now and --cursor") {
+		t.Errorf("since: %q", msg)
+	}
+	if _, msg := mustFail(t, srv, 2, "wait", pane); !strings.Contains(msg, "--text") || !strings.Contains(msg, "--regex") {
+		t.Errorf("wait with neither: %q", msg)
+	}
+	if _, msg := mustFail(t, srv, 2, "wait", "--text", "a", "--regex", "b", pane); !strings.Contains(msg, "exclude each other") {
+		t.Errorf("wait with both: %q", msg)
+	}
+}
+
+// A session whose program exits at once is reported as such, not as a
+// missing target.
+func TestNewSessionProgramExits(t *testing.T) {
+	srv := tmuxtest.New(t)
+	code, msg := mustFail(t, srv, 1, "new", "-s", "brief", "--", "sh -c 'exit 3'")
+	if code != tmxerr.PaneExited || !strings.Contains(msg, "exited") {
+		t.Errorf("new with a brief program: %s %q", code, msg)
+	}
+}
