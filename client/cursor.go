@@ -184,7 +184,7 @@ func DecodeCursor(s string, k *CursorKey) (*Cursor, error) {
 	}
 	body, sum := b[:len(b)-macLen], b[len(b)-macLen:]
 	if !hmac.Equal(body[:keyIDLen], k.ID[:]) {
-		return nil, bad(errCursorKey, tmxerr.CursorExpired, "the cursor was made by another tmx-mcp process (or before a restart), so it has expired")
+		return nil, bad(errCursorKey, tmxerr.CursorExpired, "the cursor was signed with another key (by the tmx CLI, by another tmx-mcp process, or before a restart), so it has expired")
 	}
 	mac := hmac.New(sha256.New, k.key)
 	mac.Write(body)

@@ -345,6 +345,11 @@ func (t *Tool) InputSchema() *jsonschema.Schema {
 		switch p.Type {
 		case "string":
 			ps.MaxLength = jsonschema.Ptr(max)
+			if p.Payload {
+				// An empty command or text does nothing useful: the
+				// schema refuses it, naming the argument.
+				ps.MinLength = jsonschema.Ptr(1)
+			}
 		case "array":
 			ps.Items = &jsonschema.Schema{Type: "string", MaxLength: jsonschema.Ptr(MaxString)}
 			ps.MaxItems = jsonschema.Ptr(MaxItems)

@@ -207,7 +207,7 @@ var tools = []Tool{
 	},
 	{
 		Name: "wait_for_text", Title: "Wait for text", Toolset: Inspect,
-		Summary: "Waits until a pane shows a text (or a match of an RE2 regex), woken by tmux when the pane prints rather than by polling, for output you did not start yourself (a server coming up, a prompt). Outcomes: matched, present_at_entry (already on screen at the start; new_only waits for a new occurrence instead), stopped (a stop text came first), timed_out, pane_died, server_gone. lines holds what the pane printed meanwhile and cursor continues with capture_since. To wait for your own command, use run_shell_command.",
+		Summary: "Waits until a pane shows a text (or a match of an RE2 regex), woken by tmux when the pane prints rather than by polling, for output you did not start yourself (a server coming up, a prompt). Outcomes: matched, present_at_entry (already on screen at the start; new_only waits for a new occurrence instead), stopped (a stop text came first), timed_out, pane_died, server_gone. lines holds what the pane printed meanwhile and cursor continues with capture_since. Typed command lines count as shown text: a text that a typed command contains matches its echo. To wait for your own command, use run_shell_command.",
 		Params: []Param{
 			target(true, "The pane to watch (a session or window: its active pane)"),
 			{Name: "text", Type: "string", Payload: true, Sink: SinkPattern, Description: "Plain text to wait for. Give text or regex."},

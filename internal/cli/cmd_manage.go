@@ -519,7 +519,7 @@ func respawnCmd(env *Env) *cli.Command {
 		UsageText: "respawn [--kill] [--confirm-self] [--env NAME=VALUE]... [--suppress-persistent-history] TARGET",
 		Description: "Restarts the command the pane was started with, in the same pane (same id and place). A pane\n" +
 			"whose program still runs needs --kill, which ends it first: unsaved work in it is lost.\n\n" +
-			"Examples:\n   tmx respawn %3            # a dead pane\n   tmx respawn --kill %3",
+			"Examples:\n   tmx respawn %3            # a dead pane (remain-on-exit on)\n   tmx respawn --kill %3",
 		Category: catExecute,
 		Flags: []cli.Flag{
 			&cli.BoolFlag{Name: "kill", Usage: "end the pane's running program first"},
@@ -584,7 +584,7 @@ func clearCmd(env *Env) *cli.Command {
 		Name:        "clear",
 		Usage:       "delete a pane's scrollback (needs --confirm)",
 		UsageText:   "clear --confirm TARGET",
-		Description: "Deletes the pane's history (clear-history); the visible screen stays. Since-cursors on the\npane then report continuous: false.\n\nExamples:\n   tmx clear --confirm %3",
+		Description: "Deletes the pane's history (clear-history); the visible screen stays. A since-cursor\nanchored to a line of that history then reports continuous: false (reason anchor_lost); one\nanchored to a line still on the screen keeps reading on.\n\nExamples:\n   tmx clear --confirm %3",
 		Category:    catTeardown,
 		Flags:       []cli.Flag{&cli.BoolFlag{Name: "confirm", Usage: "really delete the scrollback"}, jsonFlag()},
 		Action: action(env, func(x *call) error {

@@ -24,6 +24,9 @@ func runCmd(env *Env) *cli.Command {
 		Description: "Runs COMMAND in a subshell of the pane's shell (bash, zsh, dash, sh, ksh or fish), waits for\n" +
 			"it, and prints only what it printed. tmx exits with the command's own status. Its cd, export\n" +
 			"and exit do not outlive the call, and the pane stays open.\n\n" +
+			"COMMAND is shell text. Several words after -- are joined with spaces into one command, as ssh\n" +
+			"does, and the shell then parses it: quote it once for your shell and once for the pane's\n" +
+			"(tmx run -- 'grep \"foo bar\" log'), or pass it whole with --stdin.\n\n" +
 			"Without TARGET it uses the session \"main\", creating it (and the server) when missing. The pane\n" +
 			"must be at a shell prompt: a pane in copy mode, a dead pane, the caller's own pane, or one\n" +
 			"running another program is refused before anything is typed.\n\n" +
@@ -33,6 +36,9 @@ func runCmd(env *Env) *cli.Command {
 			"does not show in ps). The wait is bounded: 30 s by default, at most TMX_WAIT_MAX_SECONDS (120).\n" +
 			"When tmx gives up waiting it exits 125 and says so: the command may still be running, so look\n" +
 			"at the pane before retrying.\n\n" +
+			"Text typed at the prompt and not yet entered is cleared first (bash and zsh keep it: C-y).\n" +
+			"The pane shows one short line of plumbing per run (eval \"$(tmux ... show-buffer ...)\") and two\n" +
+			"marker lines (__tmx...); capture, since, search and wait see them like any other text.\n\n" +
 			"Examples:\n   tmx run -- uname -a\n   tmx run --json work -- 'make test 2>&1 | tail -5'\n   tmx run --timeout 300 build:0 -- cargo build",
 		Category: catExecute,
 		Flags: []cli.Flag{
@@ -96,7 +102,7 @@ func runCmd(env *Env) *cli.Command {
 					fmt.Fprintf(x.env.Err, "tmx: %s\n", res.Note)
 				}
 				if res.Truncated {
-					fmt.Fprintf(x.env.Err, "tmx: %d earlier lines and %d bytes of output not shown (--lines, --max-bytes)\n", res.DroppedLines, res.DroppedBytes)
+					fmt.Fprintf(x.env.Err, "tmx: %d older lines and %d bytes not shown (--lines, --max-bytes)\n", res.DroppedLines, res.DroppedBytes)
 				}
 			}); err != nil {
 				return err

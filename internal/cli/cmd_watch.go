@@ -69,6 +69,10 @@ func sinceCmd(env *Env) *cli.Command {
 			linesFlag, maxBytesFlag, jsonFlag(),
 		},
 		Action: action(env, func(x *call) error {
+			if x.String("cursor") != "" && x.Bool("from-now") {
+				return tmxerr.New(tmxerr.Usage, "--from-now and --cursor exclude each other",
+					"pass --cursor to read what came since it, or --from-now (without a cursor) to start at the end")
+			}
 			cl, snap, r, err := x.onlyTarget()
 			if err != nil {
 				return err
@@ -141,6 +145,10 @@ func waitCmd(env *Env) *cli.Command {
 			"for a new occurrence instead), stopped (a --stop text came first), timed_out, pane_died,\n" +
 			"server_gone. Exit: 0 matched or present_at_entry, 124 timed_out, 1 otherwise. --regex is RE2.\n" +
 			"TMX_ALLOW_POLLING_FALLBACK=1 polls when no control client can attach (polling_fallback).\n\n" +
+			"The match is against everything the pane shows, typed command lines included: after\n" +
+			"tmx type --enter P -- 'make; echo DONE', the text DONE is already on screen in the command\n" +
+			"line. Wait for what only the output holds (--regex '^DONE$'), or use tmx run, or a wait-for\n" +
+			"channel, for your own commands.\n\n" +
 			"Examples:\n   tmx wait --text 'Listening on' --timeout 60 web\n   tmx wait --regex 'tests? (passed|failed)' --stop 'panic:' %4",
 		Category: catInspect,
 		Flags: []cli.Flag{
@@ -165,8 +173,11 @@ func waitCmd(env *Env) *cli.Command {
 					return tmxerr.New(tmxerr.Usage, "stdin held no text to wait for", "")
 				}
 			}
-			if (text == "") == (pattern == "") {
-				return tmxerr.New(tmxerr.Usage, "give exactly one of --text, --stdin and --regex", "e.g. tmx wait --text Ready %3")
+			switch {
+			case text == "" && pattern == "":
+				return tmxerr.New(tmxerr.Usage, "give the text to wait for (--text) or a pattern (--regex)", "e.g. tmx wait --text Ready %3")
+			case text != "" && pattern != "":
+				return tmxerr.New(tmxerr.Usage, "a text and a --regex exclude each other", "give one of them")
 			}
 			var re *regexp.Regexp
 			if pattern != "" {
@@ -297,7 +308,8 @@ func searchCmd(env *Env) *cli.Command {
 		Description: "Reads the newest lines of every pane (or of TARGET's panes) in one tmux call and prints the\n" +
 			"lines that contain PATTERN (an RE2 regex with --regex). The search is bounded in panes, lines,\n" +
 			"matches and bytes, and the result says what it did not read (panes_skipped) or return\n" +
-			"(matches_dropped).\n\n" +
+			"(matches_dropped). It exits 0 whether or not anything matched: read matches (or the lines\n" +
+			"printed) to tell.\n\n" +
 			"Examples:\n   tmx search error\n   tmx search --regex --ignore-case 'panic|fatal' work",
 		Category: catInspect,
 		Flags: []cli.Flag{

@@ -24,6 +24,7 @@ var mcpHints = map[tmxerr.Code]string{
 	tmxerr.PaneBusy:             "see what runs with capture_pane; interrupt it with send_keys [\"C-c\"], or use another pane",
 	tmxerr.NameInUse:            "choose another name, or use the existing session",
 	tmxerr.ServerGone:           "the tmux server exited; call create_session to start a new one",
+	tmxerr.PaneExited:           "to see a short command's output and status, create the session without a command and call run_shell_command in it",
 }
 
 // cliCommandTools name the tool that does what a CLI command in a hint
@@ -53,6 +54,9 @@ func mcpHint(code tmxerr.Code, cliHint string, tool *catalog.Tool) string {
 	}
 	for _, c := range cliCommandTools {
 		if strings.Contains(cliHint, c.command+" ") || strings.HasSuffix(cliHint, c.command) {
+			if c.tool == tool.Name {
+				break // the hint shows the usage of the tool called
+			}
 			return "use " + c.tool
 		}
 	}

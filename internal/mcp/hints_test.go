@@ -39,6 +39,7 @@ func TestHintsSpeakTools(t *testing.T) {
 		{"send_keys", tmxerr.InvalidArgument, "send text with: tmx type TARGET -- TEXT", "use paste_text (text) or send_keys (key names)"},
 		{"list_panes", tmxerr.Usage, "show one pane with: tmx show %10", "use get_pane_info"},
 		{"wait_for_text", tmxerr.Usage, "e.g. tmx wait --text Ready %3", "check the arguments against wait_for_text's inputSchema (tools/list)"},
+		{"run_shell_command", tmxerr.Usage, "usage: tmx run [TARGET] -- COMMAND", "check the arguments against run_shell_command's inputSchema (tools/list)"},
 		{"show_option", tmxerr.Usage, "name a session, window or pane, or use --global", "name a session, window or pane, or use global"},
 		{"kill_pane", tmxerr.ConfirmationRequired, "add --confirm", "call again with confirm: true if that is intended"},
 		{"list_panes", tmxerr.SocketError, "kill -USR1 7 makes it recreate its socket; tmx will not start another", "kill -USR1 7 makes it recreate its socket; tmx will not start another"},
