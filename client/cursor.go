@@ -43,11 +43,18 @@ type Cursor struct {
 	// Hashes are FNV-64a hashes of the anchor lines, oldest first (at most
 	// anchorLines), trailing spaces removed.
 	Hashes []uint64
+	// With no anchor lines: PartialLen is the length in bytes (at most
+	// maxPartial) of the start of the line the terminal cursor was on, and
+	// Partial its FNV-64a hash. That line later starts the same, unless
+	// it is gone; 0 when it was empty.
+	PartialLen int
+	Partial    uint64
 }
 
 const (
-	cursorPrefix  = "c1."
+	cursorPrefix  = "c2."
 	anchorLines   = 3
+	maxPartial    = 4096
 	macLen        = 16
 	keyIDLen      = 4
 	maxCursorText = 512
@@ -150,6 +157,12 @@ func (c *Cursor) Encode(k *CursorKey) string {
 	for _, h := range c.Hashes {
 		b = binary.BigEndian.AppendUint64(b, h)
 	}
+	if len(c.Hashes) == 0 {
+		b = binary.AppendUvarint(b, uint64(c.PartialLen))
+		if c.PartialLen > 0 {
+			b = binary.BigEndian.AppendUint64(b, c.Partial)
+		}
+	}
 	mac := hmac.New(sha256.New, k.key)
 	mac.Write(b)
 	b = append(b, mac.Sum(nil)[:macLen]...)
@@ -207,6 +220,18 @@ func DecodeCursor(s string, k *CursorKey) (*Cursor, error) {
 		}
 		c.Hashes = append(c.Hashes, binary.BigEndian.Uint64(r.b))
 		r.b = r.b[8:]
+	}
+	if n == 0 && !r.err {
+		if p := r.u(); p > maxPartial {
+			r.err = true
+		} else if c.PartialLen = int(p); p > 0 {
+			if len(r.b) < 8 {
+				r.err = true
+			} else {
+				c.Partial = binary.BigEndian.Uint64(r.b)
+				r.b = r.b[8:]
+			}
+		}
 	}
 	if r.err || len(r.b) != 0 {
 		return nil, bad(errCursorForged, tmxerr.CursorInvalid, "the cursor is damaged")

@@ -64,9 +64,9 @@ func FuzzDecodeCursor(f *testing.F) {
 		seedCursor.Encode(otherKey),
 		seedCursor.Encode(forgedKey),
 		(&Cursor{}).Encode(fuzzKey),
-		"", "c1.", "c1", "c2." + valid[3:], "c1.!!!!", "c1.====",
-		"c1." + base64.RawURLEncoding.EncodeToString([]byte("garbage that is long enough to pass the length check")),
-		"c1." + strings.Repeat("A", maxCursorText),
+		"", "c2.", "c2", "c1." + valid[3:], "c2.!!!!", "c2.====",
+		"c2." + base64.RawURLEncoding.EncodeToString([]byte("garbage that is long enough to pass the length check")),
+		"c2." + strings.Repeat("A", maxCursorText),
 	} {
 		f.Add(s)
 	}
@@ -101,11 +101,14 @@ func FuzzCursorRoundTrip(f *testing.F) {
 	f.Add(seedCursor.SocketHash, seedCursor.ServerPID, seedCursor.StartTime, seedCursor.PaneID, seedCursor.PanePID,
 		seedCursor.Anchor, seedCursor.HistorySize, uint8(3), seedCursor.Hashes[0], seedCursor.Hashes[1], seedCursor.Hashes[2], uint(0), byte(1))
 	f.Add(uint64(0), 0, int64(0), 0, 0, 0, 0, uint8(0), uint64(0), uint64(0), uint64(0), uint(5), byte(0x80))
+	f.Add(uint64(1), 2, int64(3), 4, 5, 6, 7, uint8(4), lineHash("$"), uint64(1), uint64(0), uint(9), byte(2)) // a partial line
 	f.Add(^uint64(0), -1, int64(-1<<63), -1<<63, 1<<63-1, -1, -1, uint8(255), ^uint64(0), uint64(1), uint64(1<<63), uint(1000), byte(0xff))
 	f.Fuzz(func(t *testing.T, sock uint64, spid int, start int64, pane, ppid, anchor, hist int, n uint8, h0, h1, h2 uint64, at uint, flip byte) {
 		c := &Cursor{SocketHash: sock, ServerPID: spid, StartTime: start, PaneID: pane, PanePID: ppid, Anchor: anchor, HistorySize: hist}
 		if k := int(n) % (anchorLines + 1); k > 0 {
 			c.Hashes = []uint64{h0, h1, h2}[:k]
+		} else if c.PartialLen = int(h1 % (maxPartial + 1)); c.PartialLen > 0 {
+			c.Partial = h0
 		}
 		s := c.Encode(fuzzKey)
 		if len(s) > maxCursorText {

@@ -18,13 +18,17 @@ type Look struct {
 	PaneID      string
 	PanePID     int
 	HistorySize int
-	CursorX     int
-	CursorY     int
-	Height      int
-	Width       int
-	AlternateOn bool
-	InMode      bool
-	Dead        bool
+	// HistoryLimit is the pane's history-limit: when the history reaches
+	// it, tmux drops its oldest tenth (grid_collect_history in grid.c),
+	// and absolute rows move up.
+	HistoryLimit int
+	CursorX      int
+	CursorY      int
+	Height       int
+	Width        int
+	AlternateOn  bool
+	InMode       bool
+	Dead         bool
 	// From is the relative row the capture starts at (tmux's -S: 0 is the
 	// top of the screen, negative rows are history), clamped to the
 	// oldest history row.
@@ -45,6 +49,24 @@ type Line struct {
 
 // CursorAbs is the cursor's absolute row.
 func (l *Look) CursorAbs() int { return l.HistorySize + l.CursorY }
+
+// rowsMayHaveMoved reports whether tmux may have dropped history since a
+// read that saw historySize rows of it: the history shrank (cleared), or
+// it has reached the size a trim leaves (the limit less a tenth), so a
+// trim may have happened. Below that, absolute rows are where they were.
+func (l *Look) rowsMayHaveMoved(historySize int) bool {
+	return l.HistorySize < historySize || l.HistorySize >= l.HistoryLimit-l.HistoryLimit/10
+}
+
+// at returns the line that spans absolute row r.
+func (l *Look) at(r int) (Line, bool) {
+	for _, ln := range l.Lines {
+		if ln.First <= r && r <= ln.Last {
+			return ln, true
+		}
+	}
+	return Line{}, false
+}
 
 // Finished returns the lines that end above the cursor row: a terminal is a
 // grid, and the cursor's row (and anything below it) may still be redrawn.
@@ -67,7 +89,7 @@ func (l *Look) Current() []Line {
 	return out
 }
 
-var lookFields = []string{"pane_id", "pane_pid", "history_size", "cursor_x", "cursor_y", "pane_height", "pane_width", "alternate_on", "pane_in_mode", "pane_dead"}
+var lookFields = []string{"pane_id", "pane_pid", "history_size", "cursor_x", "cursor_y", "pane_height", "pane_width", "alternate_on", "pane_in_mode", "pane_dead", "history_limit"}
 
 // look reads pane paneID from relative row from (0 = top of screen,
 // negative = history, clamped by tmux to the oldest row) to the bottom of
@@ -98,6 +120,7 @@ func (c *Client) look(ctx context.Context, paneID string, from int) (*Look, erro
 	l := &Look{
 		PaneID: r[0], PanePID: atoi(r[1]), HistorySize: atoi(r[2]), CursorX: atoi(r[3]), CursorY: atoi(r[4]),
 		Height: atoi(r[5]), Width: atoi(r[6]), AlternateOn: isOne(r[7]), InMode: isOne(r[8]), Dead: isOne(r[9]),
+		HistoryLimit: atoi(r[10]),
 	}
 	rowsText, joinedText, ok := strings.Cut(rest, sep+"\n")
 	if !ok {

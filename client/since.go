@@ -143,7 +143,15 @@ func (c *Client) lookSince(ctx context.Context, paneID string, cur *Cursor) (l *
 	fin := l.Finished()
 	if len(cur.Hashes) == 0 {
 		// Nothing was finished at the last read: the lines from the row
-		// the terminal cursor was on are new.
+		// the terminal cursor was on are new, if that row is still where
+		// it was. It is when tmux cannot have dropped history since, or
+		// when the line there still starts as it did.
+		if l.rowsMayHaveMoved(cur.HistorySize) || cur.Anchor > l.CursorAbs() {
+			ln, ok := l.at(cur.Anchor)
+			if !ok || cur.PartialLen == 0 || len(ln.Text) < cur.PartialLen || lineHash(ln.Text[:cur.PartialLen]) != cur.Partial {
+				return l, fin, false, nil
+			}
+		}
 		for i, ln := range fin {
 			if ln.First >= cur.Anchor {
 				return l, fin[i:], true, nil
@@ -193,6 +201,9 @@ func cursorAfter(srv Server, l *Look, prev *Cursor) *Cursor {
 	if len(fin) == 0 {
 		if prev != nil && len(prev.Hashes) > 0 {
 			c.Anchor, c.Hashes = prev.Anchor, prev.Hashes
+		} else if ln, ok := l.at(c.Anchor); ok && ln.Text != "" {
+			partial := ln.Text[:min(len(ln.Text), maxPartial)]
+			c.PartialLen, c.Partial = len(partial), lineHash(partial)
 		}
 		return c
 	}

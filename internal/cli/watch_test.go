@@ -70,6 +70,34 @@ func TestSinceScrollAndClear(t *testing.T) {
 	}
 }
 
+// A cursor made when nothing was finished yet (a new pane's first prompt)
+// still tells when tmux dropped history past it: the lines come back with
+// continuous: false, not as if nothing were missing.
+func TestSinceFromFirstPromptAcrossDroppedHistory(t *testing.T) {
+	srv := tmuxtest.New(t)
+	srv.NewPane("s", "bash", 60, 8)
+	srv.Tmux("set-option", "-t", "s", "history-limit", "100")
+	pane := srv.Tmux("new-window", "-d", "-P", "-F", "#{pane_id}", "-t", "s:", tmuxtest.Shell(t, "bash"))
+	srv.WaitFor(pane, func(s string) bool { return strings.HasSuffix(strings.TrimSpace(s), "$") }, 10*time.Second)
+	d := mustJSON(t, srv, 0, "since", pane)
+	if len(strs(d["lines"])) != 0 {
+		t.Fatalf("a new pane has finished lines: %v", d)
+	}
+	typeLine(srv, pane, "seq 1 300", "300")
+	d = mustJSON(t, srv, 0, "since", "--cursor", d["cursor"].(string), pane)
+	lines := strs(d["lines"])
+	if d["continuous"] != false || d["reason"] != "anchor_lost" || len(lines) == 0 || lines[len(lines)-1] != "300" || lines[0] == "1" {
+		t.Errorf("after 300 lines into a history of 100: continuous %v (%v), %d lines", d["continuous"], d["reason"], len(lines))
+	}
+	// Within the limit, the same read is continuous and complete.
+	d = mustJSON(t, srv, 0, "since", "--cursor", d["cursor"].(string), pane)
+	typeLine(srv, pane, "seq 1 20", "20")
+	d = mustJSON(t, srv, 0, "since", "--cursor", d["cursor"].(string), pane)
+	if lines := strs(d["lines"]); d["continuous"] != true || len(lines) != 21 || lines[20] != "20" {
+		t.Errorf("20 more lines: continuous %v, %q", d["continuous"], lines)
+	}
+}
+
 // Under continuous output, successive reads never claim a gap that is not
 // there, and together they hold every line exactly once, in order: the
 // position and the text come from one tmux invocation.
