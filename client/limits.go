@@ -73,17 +73,17 @@ func LimitsFromEnv(getenv func(string) string, warn io.Writer) Limits {
 }
 
 // Timeout returns the effective timeout for a requested number of seconds:
-// the default when seconds <= 0, clamped to the ceiling otherwise. Callers
-// report the result as effective_timeout_seconds.
+// the default when seconds is not positive (NaN included), otherwise
+// clamped to the ceiling above (+Inf included) and to a millisecond below.
+// Callers report the result as effective_timeout_seconds.
 func (l Limits) Timeout(seconds float64) time.Duration {
-	if seconds <= 0 {
+	switch {
+	case !(seconds > 0):
 		return l.WaitDefault
-	}
-	d := time.Duration(seconds * float64(time.Second))
-	if d > l.WaitMax {
+	case seconds >= l.WaitMax.Seconds(): // before converting: no overflow
 		return l.WaitMax
 	}
-	return d
+	return max(time.Duration(seconds*float64(time.Second)), time.Millisecond)
 }
 
 // Lines returns the effective line budget for a request (0 means default),

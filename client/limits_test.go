@@ -1,6 +1,7 @@
 package client
 
 import (
+	"math"
 	"strings"
 	"testing"
 	"time"
@@ -85,5 +86,31 @@ func TestLimitsFromEnv(t *testing.T) {
 	}
 	if got := l.Lines(1000); got != DefaultMaxLines {
 		t.Errorf("Lines(1000) = %d", got)
+	}
+}
+
+// Timeout never overflows, never turns NaN or a tiny value into no wait at
+// all, and clamps every large value to the ceiling.
+func TestTimeoutClamps(t *testing.T) {
+	l := Limits{WaitDefault: 30 * time.Second, WaitMax: 120 * time.Second}
+	for _, c := range []struct {
+		in   float64
+		want time.Duration
+	}{
+		{math.NaN(), 30 * time.Second},
+		{math.Inf(-1), 30 * time.Second},
+		{-1, 30 * time.Second},
+		{0, 30 * time.Second},
+		{1e-300, time.Millisecond},
+		{0.25, 250 * time.Millisecond},
+		{120, 120 * time.Second},
+		{500, 120 * time.Second},
+		{1e10, 120 * time.Second},
+		{1e300, 120 * time.Second},
+		{math.Inf(1), 120 * time.Second},
+	} {
+		if got := l.Timeout(c.in); got != c.want {
+			t.Errorf("Timeout(%v) = %v, want %v", c.in, got, c.want)
+		}
 	}
 }

@@ -193,12 +193,12 @@ func checkPositive(x *call) error {
 		case *cli.IntFlag:
 			bad = x.Int(name) <= 0
 		case *cli.Float64Flag:
-			bad = x.Float64(name) <= 0
+			bad = !(x.Float64(name) > 0) // NaN too
 		default:
 			continue
 		}
 		if bad {
-			return tmxerr.Errorf(tmxerr.Usage, "--%s must be positive", name).WithHint("leave --%s out for its default", name)
+			return tmxerr.Errorf(tmxerr.Usage, "--%s must be a positive number", name).WithHint("leave --%s out for its default", name)
 		}
 	}
 	return nil

@@ -58,3 +58,21 @@ func TestNewSessionProgramExits(t *testing.T) {
 		t.Errorf("new with a brief program: %s %q", code, msg)
 	}
 }
+
+// --timeout takes a positive number; NaN is refused, infinity is clamped
+// to the ceiling like any large value.
+func TestTimeoutValues(t *testing.T) {
+	srv := tmuxtest.New(t)
+	srv.NewPane("s", "bash", 80, 20)
+	for _, bad := range []string{"NaN", "0", "-1"} {
+		if code, msg := mustFail(t, srv, 2, "wait-for", "--timeout", bad, "ch"); code != tmxerr.Usage || !strings.Contains(msg, "positive number") {
+			t.Errorf("--timeout %s: %s %q", bad, code, msg)
+		}
+	}
+	// A signal sent while nobody waits ends the next wait at once.
+	mustJSON(t, srv, 0, "signal-channel", "ch")
+	d := mustJSON(t, srv, 0, "wait-for", "--timeout", "inf", "ch")
+	if d["outcome"] != "signalled" || d["effective_timeout_seconds"] != float64(120) {
+		t.Errorf("--timeout inf: %v", d)
+	}
+}

@@ -134,11 +134,7 @@ func (s *Server) runTool(ctx context.Context, conn *jsonrpc2.Conn, tool *catalog
 
 	deadline := s.cfg.CallDeadline
 	if tool.Waits {
-		t := 0.0
-		if v := a.Number("timeout_seconds"); v != "" {
-			fmt.Sscan(v, &t)
-		}
-		deadline = s.cfg.Limits.Timeout(t) + 20*time.Second
+		deadline = s.waitTimeout(a) + 20*time.Second
 	}
 	cctx, cancel := context.WithTimeout(ctx, deadline)
 	defer cancel()

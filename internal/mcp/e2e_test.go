@@ -169,6 +169,14 @@ func TestSDKEndToEnd(t *testing.T) {
 	if _, err := os.Stat("x"); err == nil {
 		t.Error("a #() in a session name ran")
 	}
+
+	// A huge timeout is clamped to the ceiling, by tmx-mcp's own deadline
+	// too (it once overflowed and killed the call at once).
+	call(t, s, tools, "signal_channel", map[string]any{"channel": "huge"})
+	d, res = call(t, s, tools, "wait_for_channel", map[string]any{"channel": "huge", "timeout_seconds": 1e10})
+	if d == nil || d["outcome"] != "signalled" || d["effective_timeout_seconds"] != float64(120) {
+		t.Errorf("wait_for_channel with timeout_seconds 1e10: %v %s", d, errText(res))
+	}
 }
 
 // Calls run concurrently: ten commands in ten panes each wait until all ten

@@ -5,12 +5,24 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"strconv"
 	"time"
 
 	"github.com/sourcegraph/jsonrpc2"
 
 	"github.com/tmx-sh/tmx/internal/catalog"
 )
+
+// waitTimeout is the effective timeout of a waiting call: its
+// timeout_seconds (a JSON number, already validated as positive) clamped as
+// the CLI child will clamp it.
+func (s *Server) waitTimeout(a catalog.Args) time.Duration {
+	t := 0.0
+	if v := a.Number("timeout_seconds"); v != "" {
+		t, _ = strconv.ParseFloat(v, 64)
+	}
+	return s.cfg.Limits.Timeout(t)
+}
 
 // progressEvery is how often a waiting call reports progress.
 const progressEvery = time.Second
@@ -21,11 +33,7 @@ const progressEvery = time.Second
 // elapsed seconds, total the effective timeout; both only grow. It returns
 // a function that stops it; no notification follows that call.
 func (s *Server) progress(ctx context.Context, conn *jsonrpc2.Conn, token json.RawMessage, tool *catalog.Tool, a catalog.Args) func() {
-	t := 0.0
-	if v := a.Number("timeout_seconds"); v != "" {
-		fmt.Sscan(v, &t)
-	}
-	total := s.cfg.Limits.Timeout(t).Seconds()
+	total := s.waitTimeout(a).Seconds()
 	stop := make(chan struct{})
 	done := make(chan struct{})
 	began := time.Now()
