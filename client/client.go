@@ -234,8 +234,12 @@ func envLookup(environ []string) func(string) string {
 }
 
 // childEnv is the environment of every tmux child: TMUX and TMUX_PANE
-// removed (so $TMUX never picks the server or a "current" target), and a
-// UTF-8 LC_CTYPE when the caller's locale is not UTF-8 (B12).
+// removed (so $TMUX never picks the server or a "current" target),
+// TMX_CURSOR_KEY removed (a server a tmux client starts copies that
+// client's environment into its global environment, and so into every
+// pane; the key signs cursors and must stay with tmx-mcp and its tmx
+// children), and a UTF-8 LC_CTYPE when the caller's locale is not UTF-8
+// (B12).
 func childEnv(environ []string) []string {
 	get := envLookup(environ)
 	ctype := get("LC_ALL")
@@ -250,7 +254,7 @@ func childEnv(environ []string) []string {
 	for _, kv := range environ {
 		k, _, _ := strings.Cut(kv, "=")
 		switch {
-		case k == "TMUX" || k == "TMUX_PANE":
+		case k == "TMUX" || k == "TMUX_PANE" || k == CursorKeyEnv:
 			continue
 		case !utf8 && (k == "LC_ALL" || k == "LC_CTYPE"):
 			continue

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/tmx-sh/tmx/client"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -109,6 +110,16 @@ func TestSDKEndToEnd(t *testing.T) {
 		t.Fatalf("run_shell_command: %v %s", doc, errText(res))
 	}
 	pane := doc["pane_id"].(string)
+
+	// The server that call started did not inherit tmx-mcp's cursor key,
+	// and neither did its panes.
+	if env := srv.Tmux("show-environment", "-g"); strings.Contains(env, client.CursorKeyEnv) {
+		t.Errorf("the cursor key reached the server's global environment")
+	}
+	doc, _ = call(t, s, tools, "run_shell_command", map[string]any{"target": pane, "command": "env | grep -c ^TMX_CURSOR_KEY="})
+	if doc == nil || doc["output"] != "0" {
+		t.Errorf("the cursor key reached a pane: %v", doc)
+	}
 
 	// Every other wired tool, once, with its schema checked.
 	call(t, s, tools, "list_sessions", nil)
