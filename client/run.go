@@ -564,7 +564,7 @@ func (m frameMarkers) extract(lines []string) (out []string, status int, started
 		from = 0
 	}
 	out = append([]string(nil), lines[from:end]...)
-	// The trap prints "\n" before the end marker so that output without a
+	// The trap prints "\r\n" before the end marker so that output without a
 	// final newline still ends its line; drop the empty line that leaves.
 	if found && len(out) > 0 && out[len(out)-1] == "" {
 		out = out[:len(out)-1]
@@ -576,15 +576,19 @@ func (m frameMarkers) extract(lines []string) (out []string, status int, started
 // it evaluates, which the line reads from the private buffer buf (and
 // deletes). See [Client.Run]. Only the typed line is ever echoed, so it is
 // all a later capture shows of the plumbing, besides the two marker lines.
+// The markers start and end with a carriage return as well as a newline: a
+// command may turn the terminal's onlcr off (stty -onlcr, stty raw), and a
+// bare newline would then leave the marker indented, no longer a whole
+// line of its own.
 func buildFrame(kind shellKind, tmux, socket string, m frameMarkers, buf, command string) (typed, script string) {
 	if kind == shellFish {
 		q := fishQuote
 		typed = "eval (command " + q(tmux) + " -S " + q(socket) + " show-buffer -b " + buf + " \\; delete-buffer -b " + buf + " | string collect)"
 		script = "begin\n" +
 			"set -l __tmx_t " + q(tmux) + "; set -l __tmx_s " + q(socket) + "\n" +
-			"builtin printf '%s%s\\n' " + m.half1 + " " + m.half2 + "-s\n" +
+			"builtin printf '\\r%s%s\\r\\n' " + m.half1 + " " + m.half2 + "-s\n" +
 			"command fish -c " + q(" "+command) + "\n" +
-			"builtin printf '\\n%s%s:%s\\n' " + m.half1 + " " + m.half2 + "-e $status\n" +
+			"builtin printf '\\r\\n%s%s:%s\\r\\n' " + m.half1 + " " + m.half2 + "-e $status\n" +
 			"command $__tmx_t -S $__tmx_s wait-for -S " + m.channel + "\n" +
 			"end\n"
 		return typed, script
@@ -592,9 +596,9 @@ func buildFrame(kind shellKind, tmux, socket string, m frameMarkers, buf, comman
 	q := shQuote
 	typed = "eval \"$(" + q(tmux) + " -S " + q(socket) + " show-buffer -b " + buf + " \\; delete-buffer -b " + buf + ")\""
 	script = "(__tmx_t=" + q(tmux) + " __tmx_s=" + q(socket) + "\n" +
-		"\\trap 's=$?;\\printf \"\\n%s%s:%s\\n\" " + m.half1 + " " + m.half2 + "-e \"$s\";\"$__tmx_t\" -S \"$__tmx_s\" wait-for -S " + m.channel + "' 0\n" +
+		"\\trap 's=$?;\\printf \"\\r\\n%s%s:%s\\r\\n\" " + m.half1 + " " + m.half2 + "-e \"$s\";\"$__tmx_t\" -S \"$__tmx_s\" wait-for -S " + m.channel + "' 0\n" +
 		"\\trap '\\exit 130' INT;\\trap '\\exit 143' TERM;\\trap '\\exit 129' HUP\n" +
-		"\\printf '%s%s\\n' " + m.half1 + " " + m.half2 + "-s\n" +
+		"\\printf '\\r%s%s\\r\\n' " + m.half1 + " " + m.half2 + "-s\n" +
 		"(\\eval " + q(" "+command) + "))\n"
 	return typed, script
 }

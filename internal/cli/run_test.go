@@ -103,6 +103,18 @@ func TestRunShells(t *testing.T) {
 				t.Errorf("true printed %q", d["output"])
 			}
 
+			// A command that turns the terminal's onlcr off (newline no
+			// longer returns the carriage) is still seen to end, and so is
+			// the next one, until onlcr is back.
+			d = runIn(t, srv, pane, "stty -onlcr; echo x", 0)
+			if d["output"] != "x" {
+				t.Errorf("stty -onlcr; echo x: output = %q", d["output"])
+			}
+			d = runIn(t, srv, pane, "echo y; stty onlcr", 0)
+			if d["output"] != "y" {
+				t.Errorf("with onlcr off: output = %q", d["output"])
+			}
+
 			// A multi-line command runs as a whole.
 			d = runIn(t, srv, pane, "echo one\necho two", 0)
 			if d["output"] != "one\ntwo" {
