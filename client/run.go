@@ -576,6 +576,11 @@ func (m frameMarkers) extract(lines []string) (out []string, status int, started
 // it evaluates, which the line reads from the private buffer buf (and
 // deletes). See [Client.Run]. Only the typed line is ever echoed, so it is
 // all a later capture shows of the plumbing, besides the two marker lines.
+// Under fish the command runs in a nested fish that evals it: fish -c
+// exits 0 on a syntax error (fish 3.6), eval reports one as 123. The text
+// travels in an environment variable the nested fish unsets first, so the
+// command sees no trace of it in $argv or its environment.
+//
 // The markers start and end with a carriage return as well as a newline: a
 // command may turn the terminal's onlcr off (stty -onlcr, stty raw), and a
 // bare newline would then leave the marker indented, no longer a whole
@@ -587,7 +592,7 @@ func buildFrame(kind shellKind, tmux, socket string, m frameMarkers, buf, comman
 		script = "begin\n" +
 			"set -l __tmx_t " + q(tmux) + "; set -l __tmx_s " + q(socket) + "\n" +
 			"builtin printf '\\r%s%s\\r\\n' " + m.half1 + " " + m.half2 + "-s\n" +
-			"command fish -c " + q(" "+command) + "\n" +
+			"__tmx_cmd=" + q(" "+command) + " command fish -c 'set -l __tmx_c $__tmx_cmd; set -e -g __tmx_cmd; eval $__tmx_c'\n" +
 			"builtin printf '\\r\\n%s%s:%s\\r\\n' " + m.half1 + " " + m.half2 + "-e $status\n" +
 			"command $__tmx_t -S $__tmx_s wait-for -S " + m.channel + "\n" +
 			"end\n"

@@ -103,6 +103,10 @@ func TestRunShells(t *testing.T) {
 				t.Errorf("true printed %q", d["output"])
 			}
 
+			// A syntax error is a failure in every shell.
+			syntaxStatus := map[string]int{"bash": 2, "zsh": 1, "dash": 2, "fish": 123}[shell]
+			runIn(t, srv, pane, "echo \"unbalanced", syntaxStatus)
+
 			// A command that turns the terminal's onlcr off (newline no
 			// longer returns the carriage) is still seen to end, and so is
 			// the next one, until onlcr is back.
