@@ -252,6 +252,8 @@ func (c *Client) Run(ctx context.Context, snap *Snapshot, p PaneInfo, command st
 	cancel()
 
 	out, status, started, overflow := m.extract(lines)
+	cleared := overflow && c.historyCleared(ctx, p.PaneID)
+	overflow = overflow && !cleared
 	res.Started = started || found
 	res.HistoryOverflow = overflow
 	if found {
@@ -263,7 +265,7 @@ func (c *Client) Run(ctx context.Context, snap *Snapshot, p PaneInfo, command st
 		res.TimedOut = true
 	}
 	b := Budget(out, o.MaxLines, o.MaxBytes)
-	res.Output, res.Truncated, res.DroppedLines, res.DroppedBytes = b.Text(), b.Truncated || overflow, b.DroppedLines, b.DroppedBytes
+	res.Output, res.Truncated, res.DroppedLines, res.DroppedBytes = b.Text(), b.Truncated || overflow || cleared, b.DroppedLines, b.DroppedBytes
 	if !res.Started {
 		// No marker was seen. The frame deletes the command's buffer when
 		// it reads it, so deleting it now tells whether it started, and if
@@ -289,6 +291,8 @@ func (c *Client) Run(ctx context.Context, snap *Snapshot, p PaneInfo, command st
 		res.Note = fmt.Sprintf("the command did not start within %gs and now never will: the shell in pane %s was busy; look at it before retrying", o.Timeout.Seconds(), p.PaneID)
 	case overflow:
 		res.Note = "the start of the output scrolled out of the pane's history (history-limit); it is lost"
+	case cleared:
+		res.Note = "the pane's history was cleared while the command ran (clear, or clear-history): output printed before that is gone"
 	}
 	res.DurationMS = time.Since(began).Milliseconds()
 	return res, nil
@@ -433,6 +437,20 @@ func (c *Client) readFrame(ctx context.Context, paneID string, startAbs, history
 		}
 	}
 	return lines, nil
+}
+
+// historyCleared tells why a run's start marker is gone from its pane: true
+// when the history is below the size a trim leaves (history-limit less a
+// tenth; grid_collect_history in tmux's grid.c), so tmux cannot have
+// dropped it since the history was last emptied, and something cleared it
+// (clear's ESC [3J, clear-history). false when it cannot tell.
+func (c *Client) historyCleared(ctx context.Context, paneID string) bool {
+	recs, err := c.Query(ctx, []string{"pane_id", "history_size", "history_limit"}, "display-message", "-p", "-t", paneID, FormatArg)
+	if err != nil || len(recs) != 1 || recs[0][0] != paneID {
+		return false
+	}
+	size, limit := atoi(recs[0][1]), atoi(recs[0][2])
+	return size < limit-limit/10
 }
 
 // paneGone reports whether the server has gone, or the pane has exited or

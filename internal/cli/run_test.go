@@ -313,6 +313,18 @@ func TestRunHistoryOverflow(t *testing.T) {
 	}
 }
 
+// A command that clears the pane's history takes its start marker with it:
+// that is said as what it is, not blamed on history-limit.
+func TestRunClearsHistory(t *testing.T) {
+	srv := tmuxtest.New(t)
+	pane := srv.NewPane("s", "bash", 80, 20)
+	d := runIn(t, srv, pane, "echo before; printf '\\033[H\\033[2J\\033[3J'; echo after", 0)
+	note, _ := d["note"].(string)
+	if d["history_overflow"] != false || d["truncated"] != true || !strings.Contains(note, "cleared") || !strings.HasSuffix(d["output"].(string), "after") {
+		t.Errorf("cleared history: %v", d)
+	}
+}
+
 // B12: names and output keep their bytes whatever the caller's locale.
 func TestRunUTF8WithoutLocale(t *testing.T) {
 	srv := tmuxtest.New(t)
