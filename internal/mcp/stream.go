@@ -164,12 +164,6 @@ func (s *Stream) handle(line []byte, v any) (bool, error) {
 	case line[0] != '{' || json.Unmarshal(line, &m) != nil:
 		return false, s.reject(nil, jsonrpc2.CodeInvalidRequest, "Invalid Request: not a JSON object")
 	}
-	method, ok := m["method"]
-	if !ok {
-		// A response (or junk shaped like one). The server sends no
-		// requests, and nothing may reply to a response: drop it.
-		return false, nil
-	}
 	rawID, hasID := m["id"]
 	key, idOK := idKey(rawID)
 	var echo json.RawMessage
@@ -178,6 +172,18 @@ func (s *Stream) handle(line []byte, v any) (bool, error) {
 	}
 	invalid := func(msg string) (bool, error) {
 		return false, s.reject(echo, jsonrpc2.CodeInvalidRequest, "Invalid Request: "+msg)
+	}
+	method, ok := m["method"]
+	if !ok {
+		_, result := m["result"]
+		_, errMember := m["error"]
+		if result || errMember {
+			// A response. The server sends no requests, and nothing may
+			// reply to a response (JSON-RPC 2.0 section 5): drop it.
+			return false, nil
+		}
+		// Neither a request nor a response (which holds result or error).
+		return invalid(`no "method"`)
 	}
 	var version string
 	if json.Unmarshal(m["jsonrpc"], &version) != nil || version != "2.0" {
@@ -203,7 +209,11 @@ func (s *Stream) handle(line []byte, v any) (bool, error) {
 		s.mu.Lock()
 		if _, busy := s.inUse[key]; busy {
 			s.mu.Unlock()
-			return invalid("a request with this id is still in progress")
+			// Answered with a null id: a reply carrying this id would be
+			// taken by the client for the answer to the request in
+			// progress, whose real answer it would then drop.
+			echo = nil
+			return invalid(fmt.Sprintf("id %s is still in use by a request in progress; give each request a new id", rawID))
 		}
 		s.next++
 		syn = fmt.Sprintf("%s%d", idPrefix, s.next)

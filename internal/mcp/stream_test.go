@@ -168,9 +168,10 @@ func TestStreamLines(t *testing.T) {
 		{"not json", "not json\n", parseErr, "not valid JSON"},
 		{"two objects", pingLine + " " + pingLine + "\n", parseErr, "not valid JSON"},
 		{"invalid utf8", "{\"jsonrpc\":\"2.0\",\"id\":\"\xff\",\"method\":\"x\"}\n", parseErr, "not valid JSON"},
-		{"response", `{"jsonrpc":"2.0","id":3}` + "\n", "", ""},
+		{"response", `{"jsonrpc":"2.0","id":3,"result":{}}` + "\n", "", ""},
+		{"neither request nor response", `{"jsonrpc":"2.0","id":6}` + "\n", `{"jsonrpc":"2.0","id":6,"error":{"code":-32600}}`, `no "method"`},
 		{"error response", `{"jsonrpc":"2.0","id":-3,"error":{"code":1,"message":"x"}}` + "\n", "", ""},
-		{"empty object", "{}\n", "", ""},
+		{"empty object", "{}\n", `{"jsonrpc":"2.0","id":null,"error":{"code":-32600}}`, `no "method"`},
 		{"method not string", `{"jsonrpc":"2.0","id":1,"method":5}` + "\n", invalid("1"), `"method" must be a string`},
 		{"fraction id", `{"jsonrpc":"2.0","id":1.5,"method":"x"}` + "\n", invalid("null"), `"id" must be`},
 		{"exponent id", `{"jsonrpc":"2.0","id":1e3,"method":"x"}` + "\n", invalid("null"), `"id" must be`},
@@ -344,8 +345,8 @@ func TestStreamDuplicateInFlightID(t *testing.T) {
 
 	h.send(`{"jsonrpc":"2.0","id":5,"method":"block"}` + "\n")
 	h.send(`{"jsonrpc":"2.0","id":5,"method":"ping"}` + "\n")
-	checkStreamReply(t, h.reply(), `{"jsonrpc":"2.0","id":5,"error":{"code":-32600}}`,
-		"a request with this id is still in progress")
+	checkStreamReply(t, h.reply(), `{"jsonrpc":"2.0","id":null,"error":{"code":-32600}}`,
+		"id 5 is still in use by a request in progress")
 	h.send(`{"jsonrpc":"2.0","id":"5","method":"ping"}` + "\n")
 	checkStreamReply(t, h.reply(), ok(`"5"`), "")
 	if _, found := h.s.Lookup(json.RawMessage(`5`)); !found {
