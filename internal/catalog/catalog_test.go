@@ -232,6 +232,32 @@ func TestSelect(t *testing.T) {
 	if !s.Has("run_shell_command") || s.Has("kill_pane") || s.Has("capture_pane") || !s.Has("list_panes") {
 		t.Errorf("add then exclude: %v", s.Names())
 	}
+	if s.Toolsets == nil {
+		t.Error("Toolsets is nil (null in JSON), want []")
+	}
+	// A batch calls only tools of the surface: excluded ones and ones
+	// outside its toolsets are cut from its nested authority, and a batch
+	// left with nothing to call is not served.
+	nested := func(s *Surface) []string {
+		for _, tool := range s.Tools {
+			if tool.Name == "call_read_tools_batch" {
+				return tool.Nested
+			}
+		}
+		return nil
+	}
+	s, _ = Select(env(map[string]string{"TMX_TOOLSETS": "manage", "TMX_TOOLS": "call_read_tools_batch,list_panes"}), false)
+	if got := nested(s); !slices.Equal(got, []string{"list_panes"}) {
+		t.Errorf("batch beside list_panes alone may call %v", got)
+	}
+	s, _ = Select(env(map[string]string{"TMX_TOOLSETS": "manage", "TMX_TOOLS": "call_read_tools_batch"}), false)
+	if s.Has("call_read_tools_batch") {
+		t.Errorf("a batch with nothing to call is served: %v", nested(s))
+	}
+	s, _ = Select(env(map[string]string{"TMX_TOOLSETS": "inspect", "TMX_EXCLUDE_TOOLS": "show_environment"}), false)
+	if got := nested(s); len(got) == 0 || slices.Contains(got, "show_environment") {
+		t.Errorf("batch after excluding show_environment may call %v", got)
+	}
 	for _, bad := range []map[string]string{
 		{"TMX_TOOLSETS": "inspect,readonly"},
 		{"TMX_TOOLS": "list_pane"},

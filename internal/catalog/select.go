@@ -48,12 +48,14 @@ func (s *Surface) Names() []string {
 // Select computes the surface from the environment, in this order:
 // TMX_TOOLSETS (a comma list; when unset: inspect, manage, execute, plus
 // teardown when teardownByDefault), then TMX_TOOLS adds tools by name, then
-// TMX_EXCLUDE_TOOLS removes tools by name, winning over every inclusion,
-// also inside an aggregate tool's nested authority. A set but empty
+// TMX_EXCLUDE_TOOLS removes tools by name, winning over every inclusion.
+// An aggregate tool may call only tools of the surface: its nested
+// authority is cut to them, and an aggregate left with none is not
+// served. A set but empty
 // TMX_TOOLSETS selects no toolset. An unknown toolset or tool name is an
 // error naming the valid ones (code usage).
 func Select(lookup func(string) (string, bool), teardownByDefault bool) (*Surface, error) {
-	s := &Surface{Added: []string{}, Excluded: []string{}}
+	s := &Surface{Toolsets: []Toolset{}, Added: []string{}, Excluded: []string{}}
 	sets := map[Toolset]bool{}
 	if v, ok := lookup("TMX_TOOLSETS"); ok {
 		s.Reason = "TMX_TOOLSETS"
@@ -103,26 +105,32 @@ func Select(lookup func(string) (string, bool), teardownByDefault bool) (*Surfac
 		drop[n] = true
 	}
 	s.Added, s.Excluded = names, excluded
+	in := map[string]bool{}
+	for _, t := range tools {
+		in[t.Name] = !drop[t.Name] && (sets[t.Toolset] || add[t.Name])
+	}
 	for i := range tools {
 		t := &tools[i]
-		if drop[t.Name] || !(sets[t.Toolset] || add[t.Name]) {
+		if !in[t.Name] {
 			continue
 		}
 		if len(t.Nested) > 0 {
-			t = t.pruned(drop)
+			if t = t.pruned(in); len(t.Nested) == 0 {
+				continue
+			}
 		}
 		s.Tools = append(s.Tools, t)
 	}
 	return s, nil
 }
 
-// pruned returns a copy of an aggregate tool without the excluded nested
-// tools.
-func (t *Tool) pruned(drop map[string]bool) *Tool {
+// pruned returns a copy of an aggregate tool whose nested authority holds
+// only the tools keep names.
+func (t *Tool) pruned(keep map[string]bool) *Tool {
 	c := *t
 	c.Nested = nil
 	for _, n := range t.Nested {
-		if !drop[n] {
+		if keep[n] {
 			c.Nested = append(c.Nested, n)
 		}
 	}

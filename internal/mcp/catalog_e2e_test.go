@@ -257,6 +257,25 @@ func TestBatchHonoursExclusion(t *testing.T) {
 	}}, "invalid_argument")
 }
 
+// A batch added to a surface without the inspect toolset calls only the
+// inspect tools that surface serves.
+func TestBatchHonoursSurface(t *testing.T) {
+	srv := tmuxtest.New(t)
+	pane := srv.NewPane("s", "bash", 80, 20)
+	s := connect(t, srv, "TMX_TOOLSETS=manage", "TMX_TOOLS=call_read_tools_batch,list_panes")
+	tools := toolIndex(t, s)
+	row := tools["call_read_tools_batch"].Meta[catalog.MetaKey].(map[string]any)
+	if fmt.Sprint(row["nested_tools"]) != "[list_panes]" {
+		t.Errorf("nested_tools = %v, want [list_panes]", row["nested_tools"])
+	}
+	mustFail(t, s, tools, "call_read_tools_batch", map[string]any{"operations": []any{
+		map[string]any{"tool": "capture_pane", "arguments": map[string]any{"target": pane}},
+	}}, "invalid_argument")
+	mustCall(t, s, tools, "call_read_tools_batch", map[string]any{"operations": []any{
+		map[string]any{"tool": "list_panes", "arguments": map[string]any{}},
+	}})
+}
+
 // Execute and teardown tools added after the first cut.
 func TestExecuteTools(t *testing.T) {
 	srv := tmuxtest.New(t)
