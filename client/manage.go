@@ -2,6 +2,7 @@ package client
 
 import (
 	"context"
+	"fmt"
 	"strconv"
 	"strings"
 
@@ -470,35 +471,69 @@ func LooksSecret(name string) bool {
 // credential-looking names (LooksSecret) are withheld, names kept, unless
 // reveal. names, when given, filters by exact name.
 func (c *Client) ShowEnvironment(ctx context.Context, r *Resolved, global, reveal bool, names []string) ([]EnvVar, error) {
-	out, err := c.Exec(ctx, nil, sessionOrGlobal("show-environment", r, global)...)
+	// -s prints shell syntax: a value's newlines stay inside its quotes,
+	// where the plain NAME=VALUE lines would let a multi-line value (a
+	// private key) pass its lines off as variables of their own.
+	out, err := c.Exec(ctx, nil, append(sessionOrGlobal("show-environment", r, global), "-s")...)
 	if err != nil {
 		return nil, err
+	}
+	parsed, err := parseEnvShell(string(out))
+	if err != nil {
+		return nil, tmxerr.Wrap(tmxerr.TmuxError, err, "cannot read tmux show-environment -s output: %v", err)
 	}
 	want := map[string]bool{}
 	for _, n := range names {
 		want[n] = true
 	}
 	vars := []EnvVar{}
-	for _, line := range strings.Split(strings.TrimSuffix(string(out), "\n"), "\n") {
-		if line == "" {
-			continue
-		}
-		v := EnvVar{}
-		if name, ok := strings.CutPrefix(line, "-"); ok && !strings.Contains(line, "=") {
-			v.Name, v.Removed = name, true
-		} else {
-			name, value, _ := strings.Cut(line, "=")
-			v.Name = name
-			if LooksSecret(name) && !reveal {
-				v.Withheld = true
-			} else {
-				v.Value = &value
-			}
-		}
+	for _, v := range parsed {
 		if len(want) > 0 && !want[v.Name] {
 			continue
 		}
+		if v.Value != nil && LooksSecret(v.Name) && !reveal {
+			v.Value, v.Withheld = nil, true
+		}
 		vars = append(vars, v)
+	}
+	return vars, nil
+}
+
+// parseEnvShell parses show-environment -s output (cmd-show-environment.c
+// in tmux): NAME="VALUE"; export NAME; with $ ` " and \ escaped by a
+// backslash and newlines kept as they are, or unset NAME; for a variable
+// marked to be removed. Anything else is an error.
+func parseEnvShell(out string) ([]EnvVar, error) {
+	var vars []EnvVar
+	for rest := out; rest != ""; {
+		if r, ok := strings.CutPrefix(rest, "unset "); ok {
+			name, after, ok := strings.Cut(r, ";\n")
+			if !ok || name == "" {
+				return nil, fmt.Errorf("unterminated unset")
+			}
+			vars = append(vars, EnvVar{Name: name, Removed: true})
+			rest = after
+			continue
+		}
+		name, r, ok := strings.Cut(rest, "=\"")
+		if !ok || name == "" || strings.ContainsAny(name, "\n\"") {
+			return nil, fmt.Errorf("no NAME=\" where a variable starts")
+		}
+		var value strings.Builder
+		i := 0
+		for ; i < len(r) && r[i] != '"'; i++ {
+			if r[i] == '\\' && i+1 < len(r) {
+				i++
+			}
+			value.WriteByte(r[i])
+		}
+		tail := "\"; export " + name + ";\n"
+		if !strings.HasPrefix(r[i:], tail) {
+			return nil, fmt.Errorf("variable %q is not terminated", name)
+		}
+		v := value.String()
+		vars = append(vars, EnvVar{Name: name, Value: &v})
+		rest = r[i+len(tail):]
 	}
 	return vars, nil
 }

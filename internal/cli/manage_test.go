@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"encoding/json"
 	"fmt"
 	"os"
 	"strings"
@@ -108,6 +109,13 @@ func TestManageCommands(t *testing.T) {
 	r = tmx(t, srv, "", "env", "show", "--reveal", "build", "--", "DB_PASSWORD")
 	if r.code != 0 || r.stdout != "DB_PASSWORD=hunter2\n" {
 		t.Errorf("env show --reveal: %+v", r)
+	}
+	// A multi-line secret is withheld whole: none of its lines passes for
+	// a variable of its own.
+	srv.Tmux("set-environment", "-t", "build", "SSH_PRIVATE_KEY", "-----BEGIN KEY-----\nMIIEsecret\nFOO=bar\n-----END KEY-----")
+	d = mustJSON(t, srv, 0, "env", "show", "build")
+	if b, _ := json.Marshal(d); strings.Contains(string(b), "MIIEsecret") || strings.Contains(string(b), "FOO") {
+		t.Errorf("a multi-line secret leaked: %s", b)
 	}
 	srv.Tmux("set-hook", "-g", "after-split-window", "display-message split")
 	d = mustJSON(t, srv, 0, "hooks", "show", "--global")
