@@ -10,6 +10,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/tmx-sh/tmx/selector"
 	"github.com/tmx-sh/tmx/tmxerr"
 )
 
@@ -45,7 +46,10 @@ type SpawnOptions struct {
 
 // CheckSessionName refuses names tmux would silently rewrite or that a
 // selector cannot name: empty, ':' or '.' (tmux stores "_" instead, B19),
-// control characters, invalid UTF-8.
+// control characters, invalid UTF-8, and a name that as a target means
+// something else ($1 is a session id, %1 a pane, =x the session x, "."
+// the caller's pane): a later kill of that "name" would reach another
+// object.
 func CheckSessionName(name string) error {
 	if err := checkName("session", name); err != nil {
 		return err
@@ -54,13 +58,28 @@ func CheckSessionName(name string) error {
 		return tmxerr.Errorf(tmxerr.InvalidArgument, "session name %q contains ':' or '.'", name).
 			WithHint("tmux would store it with '_' instead, and the name you used would never match; use '-' or '_'")
 	}
+	if sel, err := selector.Parse(name); err != nil || sel.Form != selector.FormSession || sel.Session != name {
+		return tmxerr.Errorf(tmxerr.InvalidArgument, "session name %q would mean another target (an id, or a quoted name)", name).
+			WithHint("choose a name that does not start with $, %%, @ or =")
+	}
 	return nil
 }
 
 // CheckWindowName refuses empty names, control characters and invalid
 // UTF-8 (tmux stores control characters escaped, so the name would not
-// match).
-func CheckWindowName(name string) error { return checkName("window", name) }
+// match), and a name that as the window part of a target means something
+// else: digits are a window index, so session:2 would reach the window at
+// index 2, not the one named "2".
+func CheckWindowName(name string) error {
+	if err := checkName("window", name); err != nil {
+		return err
+	}
+	if sel, err := selector.Parse("s:" + name); err != nil || sel.Form != selector.FormWindow || !sel.ByName || sel.WindowName != name {
+		return tmxerr.Errorf(tmxerr.InvalidArgument, "window name %q would mean another target (a window index)", name).
+			WithHint("add a letter (w2), or leave the name out and use the window's index")
+	}
+	return nil
+}
 
 // MaxName bounds a name (session, window, pane title) and an environment
 // value, in bytes: the MCP string limit (SPEC section 9). A much longer one

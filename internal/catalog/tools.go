@@ -355,7 +355,7 @@ var tools = []Tool{
 	// Manage.
 	{
 		Name: "rename_session", Title: "Rename session", Toolset: Manage,
-		Summary: "Renames a session (the one a window or pane target is in). The name is stored exactly as given and read back; ':' and '.' are refused because tmux would rewrite them.",
+		Summary: "Renames a session (the one a window or pane target is in). The name is stored exactly as given and read back; ':' and '.' are refused because tmux would rewrite them, and so is a name that as a target means something else (starting with $ % @ or =; a window name of digits).",
 		Params:  []Param{target(true, "The session, or a window or pane in it"), {Name: "name", Type: "string", Required: true, Sink: SinkTmuxFormat, Description: "The new name."}},
 		Output:  result.Changed{},
 		Reach:   ReachNone, Effects: []Effect{Change}, OutputClasses: []OutputClass{TmuxMetadata},
@@ -538,7 +538,7 @@ var tools = []Tool{
 	// Execute.
 	{
 		Name: "create_session", Title: "Create session", Toolset: Execute,
-		Summary: "Creates a detached session running your default shell and returns its first pane (pane_id), starting tmx's tmux server with its minimal configuration if none runs. Names match exactly later: ':' and '.' are refused because tmux would rewrite them.",
+		Summary: "Creates a detached session running your default shell and returns its first pane (pane_id), starting tmx's tmux server with its minimal configuration if none runs. Names match exactly later: ':' and '.' are refused because tmux would rewrite them, and so is a name that as a target means something else (starting with $ % @ or =).",
 		Params: []Param{
 			{Name: "name", Type: "string", Sink: SinkTmuxFormat, Description: "Session name (default: tmux picks a number)."},
 			{Name: "window_name", Type: "string", Sink: SinkTmuxFormat, Description: "Name of the first window."},

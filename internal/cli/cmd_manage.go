@@ -55,7 +55,8 @@ func renameCmd(env *Env) *cli.Command {
 		Description: "Renames what TARGET names: a session target renames the session, a window target the\n" +
 			"window. --level renames the session or window a pane (or window) is in. The name is stored\n" +
 			"exactly as given (tmx makes #(...) and #{...} literal) and read back; ':' and '.' are refused\n" +
-			"in session names because tmux would rewrite them.\n\n" +
+			"in session names because tmux would rewrite them, and so are names that as a target would\n" +
+			"mean something else: a session name starting with $ % @ or =, a window name of digits.\n\n" +
 			"Examples:\n   tmx rename work:0 editor\n   tmx rename --level session %3 build",
 		Category: catManage,
 		Flags:    []cli.Flag{levelFlag("rename the `LEVEL` (session or window) the target is in"), jsonFlag()},

@@ -44,7 +44,9 @@ func newCmd(env *Env) *cli.Command {
 		UsageText: "new [-s NAME] [-n WINDOW] [-c DIR] [-x COLS] [-y ROWS] [-- COMMAND...]",
 		Description: "Creates a session and prints its first pane's id. A server started here reads tmx's\n" +
 			"minimal configuration (or TMX_TMUX_CONFIG), never ~/.tmux.conf. Names match exactly later, so\n" +
-			"':' and '.' (which tmux would rewrite) are refused. Without COMMAND the pane runs your shell.\n\n" +
+			"':' and '.' (which tmux would rewrite) are refused, as are names that as a target would mean\n" +
+			"something else ($1, %1, @1, =x; a window name of digits). Without COMMAND the pane runs your\n" +
+			"shell.\n\n" +
 			"Examples:\n   tmx new -s work\n   tmx new -s build -c /src/app -- make watch\n   tmx new --json -x 120 -y 40",
 		Category: catExecute,
 		Flags: []cli.Flag{

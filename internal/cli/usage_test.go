@@ -76,3 +76,33 @@ func TestTimeoutValues(t *testing.T) {
 		t.Errorf("--timeout inf: %v", d)
 	}
 }
+
+// A name that as a target would mean another object is refused: a later
+// kill of that "name" would reach something else.
+func TestNamesThatReadAsOtherTargets(t *testing.T) {
+	srv := tmuxtest.New(t)
+	srv.NewPane("s", "bash", 80, 20)
+	for _, name := range []string{"$0", "%0", "@0", "=s"} {
+		if code, _ := mustFail(t, srv, 2, "new", "-s", name); code != tmxerr.InvalidArgument {
+			t.Errorf("session name %q: %s", name, code)
+		}
+		if code, _ := mustFail(t, srv, 2, "rename", "s", name); code != tmxerr.InvalidArgument {
+			t.Errorf("rename session to %q: %s", name, code)
+		}
+	}
+	for _, name := range []string{"2", "0", "build.1"} {
+		if code, _ := mustFail(t, srv, 2, "new-window", "-n", name, "s"); code != tmxerr.InvalidArgument {
+			t.Errorf("window name %q: %s", name, code)
+		}
+		if code, _ := mustFail(t, srv, 2, "rename", "s:0", name); code != tmxerr.InvalidArgument {
+			t.Errorf("rename window to %q: %s", name, code)
+		}
+	}
+	// Names that read back as themselves are fine.
+	mustJSON(t, srv, 0, "new-window", "-n", "app.py", "s")
+	mustJSON(t, srv, 0, "show", "s:app.py")
+	mustJSON(t, srv, 0, "new", "-s", "w2")
+	if got := srv.Tmux("list-sessions", "-F", "#{session_name}"); got != "s\nw2" {
+		t.Errorf("sessions: %q", got)
+	}
+}
