@@ -235,6 +235,9 @@ func (c *Client) SendKeysBatch(ctx context.Context, snap *Snapshot, ops []KeyOp,
 		if err != nil {
 			return nil, bad(err)
 		}
+		if err := CheckCallerScope(r, snap.Caller, confirmSelf); err != nil {
+			return nil, bad(err)
+		}
 		cohort := snap.Cohort(r.Pane)
 		if err := checkCohort(cohort, snap.Caller, confirmSelf); err != nil {
 			return nil, bad(err)

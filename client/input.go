@@ -7,6 +7,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/tmx-sh/tmx/selector"
 	"github.com/tmx-sh/tmx/tmxerr"
 )
 
@@ -58,6 +59,24 @@ func (s *Snapshot) Cohort(p PaneInfo) []PaneInfo {
 		out = append(out, q)
 	}
 	return out
+}
+
+// CheckCallerScope refuses input aimed at a window or session that holds
+// the caller's own pane, unless confirmSelf (SPEC section 6): its active
+// pane may be a sibling now, but focus can move to the caller's pane before
+// the input lands. Name the pane (%N) to reach a sibling. Error:
+// caller_pane.
+func CheckCallerScope(r Resolved, caller Caller, confirmSelf bool) error {
+	if confirmSelf || r.Level == selector.LevelPane || caller.PaneID == "" {
+		return nil
+	}
+	for _, m := range r.Members {
+		if m.PaneID == caller.PaneID {
+			return tmxerr.Errorf(tmxerr.CallerPane, "the %s holds the caller's own pane %s; input to it goes to whichever pane is active", r.Level, caller.PaneID).
+				WithHint("name the pane to reach (%s is active now), or pass --confirm-self if the caller's pane may receive it", r.Pane.PaneID)
+		}
+	}
+	return nil
 }
 
 // checkCohort refuses the whole send when any member of the cohort is

@@ -29,8 +29,13 @@ func emitInput(x *call, snap *client.Snapshot, res *client.InputResult, what str
 	})
 }
 
+// inputTarget resolves the TARGET of an input command: a window or session
+// holding the caller's pane is refused unless --confirm-self.
 func inputTarget(x *call) (*client.Client, *client.Snapshot, client.PaneInfo, error) {
 	cl, snap, r, err := x.target(x.args[0])
+	if err == nil {
+		err = client.CheckCallerScope(r, snap.Caller, x.Bool("confirm-self"))
+	}
 	if err != nil {
 		return nil, nil, client.PaneInfo{}, err
 	}

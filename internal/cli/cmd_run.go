@@ -78,7 +78,11 @@ func runCmd(env *Env) *cli.Command {
 				}
 			} else {
 				var r client.Resolved
-				cl, snap, r, err = x.target(x.args[0])
+				if cl, snap, r, err = x.target(x.args[0]); err == nil {
+					if err = client.CheckCallerScope(r, snap.Caller, false); err != nil {
+						tmxerr.As(err).Hint = "name the pane to run in (" + r.Pane.PaneID + " is active now); tmx run never runs in the caller's own pane"
+					}
+				}
 				p = r.Pane
 			}
 			if err != nil {

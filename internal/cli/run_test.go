@@ -276,6 +276,26 @@ func TestRunRefusesCallerPane(t *testing.T) {
 	if code, _ := mustFail(t, srv, 2, "run", pane, "--", "true"); code != tmxerr.CallerPane {
 		t.Errorf("run into the caller's pane by id: %s", code)
 	}
+
+	// The caller's window and session are refused for input even while a
+	// sibling is active (focus could move before the input lands); the
+	// sibling itself, named, is not.
+	sib := srv.Tmux("split-window", "-d", "-P", "-F", "#{pane_id}", "-t", pane)
+	srv.Tmux("select-pane", "-t", sib)
+	for _, target := range []string{"s", "s:0"} {
+		for _, args := range [][]string{{"run", target, "--", "true"}, {"send", target, "a"}, {"type", target, "--", "a"}} {
+			if code, _ := mustFail(t, srv, 2, args...); code != tmxerr.CallerPane {
+				t.Errorf("%v: %s", args, code)
+			}
+		}
+		mustJSON(t, srv, 0, "send", "--confirm-self", target, "C-u")
+	}
+	r := tmx(t, srv, `[{"target":"s","keys":["a"]}]`, "--json", "send", "--batch")
+	if code, _, _ := r.errDoc(t); code != tmxerr.CallerPane {
+		t.Errorf("send --batch to the caller's session: %s", code)
+	}
+	srv.WaitFor(sib, func(s string) bool { return strings.TrimSpace(s) != "" }, 10*time.Second)
+	runIn(t, srv, sib, "true", 0)
 }
 
 // B30: output is cut to the budget, newest kept, with counts.
