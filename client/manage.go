@@ -268,21 +268,16 @@ func (c *Client) SetTitle(ctx context.Context, p PaneInfo, title string) (*Snaps
 	return snap, ch, nil
 }
 
-// SetOption sets one option for r's session (-t $id) or, with window, r's
-// window (-w -t @id), from a fixed list of names and values the caller
-// cannot extend (mouse, history-limit, synchronize-panes).
-func (c *Client) setOption(ctx context.Context, r Resolved, window bool, name, value, note string) (*Snapshot, *Changed, error) {
+// setOption sets one session option for r's session (-t $id), from a
+// fixed list of names and values the caller cannot extend (mouse,
+// history-limit).
+func (c *Client) setOption(ctx context.Context, r Resolved, name, value, note string) (*Snapshot, *Changed, error) {
 	args := []string{"set-option", "-t", r.Pane.SessionID, name, value}
-	ch := &Changed{Action: "option_set", SessionID: r.Pane.SessionID, Option: name, Value: value, Note: note}
-	if window {
-		args = []string{"set-option", "-w", "-t", r.Pane.WindowID, name, value}
-		ch.WindowID = r.Pane.WindowID
-	}
 	if _, err := c.Exec(ctx, nil, args...); err != nil {
 		return nil, nil, err
 	}
 	snap, err := c.Snapshot(ctx)
-	return snap, ch, err
+	return snap, &Changed{Action: "option_set", SessionID: r.Pane.SessionID, Option: name, Value: value, Note: note}, err
 }
 
 func onOff(on bool) string {
@@ -295,7 +290,7 @@ func onOff(on bool) string {
 // SetMouse turns the mouse on or off for r's session. With it on, a scroll
 // wheel puts a pane in copy mode, where tmx refuses input (B04).
 func (c *Client) SetMouse(ctx context.Context, r Resolved, on bool) (*Snapshot, *Changed, error) {
-	return c.setOption(ctx, r, false, "mouse", onOff(on), "")
+	return c.setOption(ctx, r, "mouse", onOff(on), "")
 }
 
 // SetHistoryLimit sets r's session's history-limit: the scrollback of panes
@@ -304,16 +299,31 @@ func (c *Client) SetHistoryLimit(ctx context.Context, r Resolved, lines int) (*S
 	if lines < 0 || lines > 10000000 {
 		return nil, nil, tmxerr.New(tmxerr.InvalidArgument, "history-limit must be between 0 and 10000000 lines", "")
 	}
-	return c.setOption(ctx, r, false, "history-limit", strconv.Itoa(lines),
+	return c.setOption(ctx, r, "history-limit", strconv.Itoa(lines),
 		"tmux applies history-limit to panes created from now on; existing panes keep their scrollback size")
 }
 
 // SetSynchronize turns synchronize-panes on or off for r's window: with it
 // on, keys sent to one pane reach every pane of the window whose effective
 // synchronize-panes is on (tmx's input results list them in
-// target_pane_ids). Pane-level overrides (set-option -p) still apply.
+// target_pane_ids). Pane-level values (set-option -p, tmux 3.0 and later)
+// would override the window's, so they are unset in the same tmux call:
+// afterwards every pane of the window follows the window's value.
 func (c *Client) SetSynchronize(ctx context.Context, r Resolved, on bool) (*Snapshot, *Changed, error) {
-	return c.setOption(ctx, r, true, "synchronize-panes", onOff(on), "")
+	recs, err := c.Query(ctx, []string{"pane_id"}, "list-panes", "-t", r.Pane.WindowID, "-F", FormatArg)
+	if err != nil {
+		return nil, nil, err
+	}
+	args := []string{"set-option", "-w", "-t", r.Pane.WindowID, "synchronize-panes", onOff(on)}
+	for _, rec := range recs {
+		args = append(args, ";", "set-option", "-p", "-u", "-t", rec[0], "synchronize-panes")
+	}
+	if _, err := c.Exec(ctx, nil, args...); err != nil {
+		return nil, nil, err
+	}
+	snap, err := c.Snapshot(ctx)
+	return snap, &Changed{Action: "option_set", SessionID: r.Pane.SessionID, WindowID: r.Pane.WindowID,
+		Option: "synchronize-panes", Value: onOff(on)}, err
 }
 
 // ClearResult reports a cleared scrollback.

@@ -712,7 +712,7 @@ var tools = []Tool{
 	},
 	{
 		Name: "set_synchronize_panes", Title: "Set synchronize-panes", Toolset: Execute,
-		Summary: "Turns synchronize-panes on or off for a window. With it on, keys later sent to one pane reach every synchronized pane of the window: this amplifies future input. Pastes and run_shell_command still reach only their target.",
+		Summary: "Turns synchronize-panes on or off for a window, and clears pane-level values so every pane of the window follows it. With it on, keys later sent to one pane reach every synchronized pane of the window: this amplifies future input. Pastes and run_shell_command still reach only their target.",
 		Params:  []Param{target(true, "The window (or a pane in it)"), {Name: "enabled", Type: "boolean", Required: true, Sink: SinkBound, Description: "On or off."}},
 		Output:  result.Changed{},
 		Reach:   ReachNone, Effects: []Effect{Change}, OutputClasses: []OutputClass{TmuxMetadata}, AmplifiesFutureInput: true,

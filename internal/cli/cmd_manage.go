@@ -293,7 +293,8 @@ func syncCmd(env *Env) *cli.Command {
 	return onOffCmd(env, "sync", "turn synchronize-panes on or off for a window",
 		"With synchronize-panes on, keys sent to one pane of the window reach every pane of it whose\n"+
 			"synchronize-panes is on; tmx's send and type list them in target_pane_ids. Pastes and tmx run\n"+
-			"still reach only their target.\n\nExamples:\n   tmx sync on work:0",
+			"still reach only their target. Pane-level values (set-option -p) are cleared, so every pane of\n"+
+			"the window follows the window's value.\n\nExamples:\n   tmx sync on work:0",
 		catExecute, func(cl *client.Client, x *call, r client.Resolved, on bool) (*client.Snapshot, *client.Changed, error) {
 			return cl.SetSynchronize(x.ctx(), r, on)
 		})

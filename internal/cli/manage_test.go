@@ -88,6 +88,12 @@ func TestManageCommands(t *testing.T) {
 		t.Error("sync on did not set synchronize-panes")
 	}
 	mustJSON(t, srv, 0, "sync", "off", top)
+	// A pane-level value would override the window's: sync clears it.
+	srv.Tmux("set-option", "-p", "-t", top, "synchronize-panes", "on")
+	mustJSON(t, srv, 0, "sync", "off", top)
+	if got := srv.Tmux("display", "-p", "-t", top, "#{pane_synchronized}"); got != "0" {
+		t.Errorf("after sync off, a pane-level synchronize-panes still holds: %s", got)
+	}
 
 	// vars: tab-separated for people; a name with format syntax refused.
 	r = tmx(t, srv, "", "vars", top, "pane_id", "window_panes")
