@@ -1,6 +1,7 @@
 package client
 
 import (
+	"fmt"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -9,10 +10,11 @@ import (
 )
 
 // namedKeys are tmux's key names (key_string_table in tmux's key-string.c,
-// 3.2a..3.5), matched without regard to case as tmux does. Mouse and User
-// keys are left out: they mean nothing sent to a pane.
-var namedKeys = func() map[string]bool {
-	m := map[string]bool{}
+// 3.2a..3.5) by their lower-case form, matched without regard to case as
+// tmux does. Mouse and User keys are left out: they mean nothing sent to a
+// pane.
+var namedKeys = func() map[string]string {
+	m := map[string]string{}
 	for _, k := range []string{
 		"F1", "F2", "F3", "F4", "F5", "F6", "F7", "F8", "F9", "F10", "F11", "F12",
 		"IC", "Insert", "DC", "Delete", "Home", "End", "NPage", "PageDown", "PgDn",
@@ -21,7 +23,7 @@ var namedKeys = func() map[string]bool {
 		"KP/", "KP*", "KP-", "KP7", "KP8", "KP9", "KP+", "KP4", "KP5", "KP6",
 		"KP1", "KP2", "KP3", "KPEnter", "KP0", "KP.",
 	} {
-		m[strings.ToLower(k)] = true
+		m[strings.ToLower(k)] = k
 	}
 	return m
 }()
@@ -36,8 +38,11 @@ const ctrlOther = "!#()+,-.0123456789:;<=>'\r\t"
 // literal text, which is what tmx type is for (B05).
 func CheckKey(k string) error {
 	bad := func(why string) error {
-		return tmxerr.Errorf(tmxerr.InvalidArgument, "%q is not a tmux key name: %s", k, why).
-			WithHint("keys look like Enter, C-c, M-x, Up, F5, Escape or one character; send text with: tmx type TARGET -- TEXT")
+		hint := "keys look like Enter, C-c, M-x, Up, F5, Escape or one character; send text with: tmx type TARGET -- TEXT"
+		if s := tmuxSpelling(k); s != "" {
+			hint = fmt.Sprintf("tmux spells it %s; %s", s, hint)
+		}
+		return tmxerr.Errorf(tmxerr.InvalidArgument, "%q is not a tmux key name: %s", k, why).WithHint("%s", hint)
 	}
 	if k == "" {
 		return bad("empty")
@@ -89,8 +94,43 @@ func CheckKey(k string) error {
 		}
 		return nil
 	}
-	if !namedKeys[strings.ToLower(s)] {
+	if _, ok := namedKeys[strings.ToLower(s)]; !ok {
 		return bad("unknown key name " + strconv.Quote(s))
 	}
 	return nil
+}
+
+// modifierWords maps the spellings of modifiers other programs use to
+// tmux's (KEY BINDINGS in tmux(1)).
+var modifierWords = map[string]string{"ctrl": "C-", "control": "C-", "alt": "M-", "meta": "M-", "opt": "M-", "option": "M-", "shift": "S-"}
+
+// tmuxSpelling returns tmux's spelling of a key written as ctrl-c,
+// Ctrl+C, alt-x or shift-tab, or "" when k is not such a key or tmux would
+// not take the result either.
+func tmuxSpelling(k string) string {
+	out, rest := "", k
+	for {
+		word, after, ok := strings.Cut(rest, "-")
+		if !ok {
+			word, after, ok = strings.Cut(rest, "+")
+		}
+		mod, isMod := modifierWords[strings.ToLower(word)]
+		if !ok || !isMod || after == "" {
+			break
+		}
+		out, rest = out+mod, after
+	}
+	if out == "" {
+		return ""
+	}
+	if len(rest) == 1 && strings.HasPrefix(out, "C-") {
+		rest = strings.ToLower(rest) // tmux's C-C is not C-c
+	}
+	if name, ok := namedKeys[strings.ToLower(rest)]; ok {
+		rest = name
+	}
+	if CheckKey(out+rest) != nil {
+		return ""
+	}
+	return out + rest
 }

@@ -1,6 +1,7 @@
 package client
 
 import (
+	"github.com/tmx-sh/tmx/tmxerr"
 	"strings"
 	"testing"
 )
@@ -124,6 +125,19 @@ func TestCheckKey(t *testing.T) {
 		if err := CheckKey(k); err == nil {
 			t.Errorf("CheckKey(%q) accepted", k)
 		}
+	}
+}
+
+// Other programs' spellings of a modified key get tmux's in the hint.
+func TestKeyHintSpellsItTmuxWay(t *testing.T) {
+	for in, want := range map[string]string{"ctrl-c": "C-c", "Ctrl+C": "C-c", "control-d": "C-d", "alt-x": "M-x",
+		"shift-tab": "S-Tab", "Ctrl-Alt-Delete": "C-M-Delete", "hello": "", "ctrl-": "", "ctrl-hello": ""} {
+		if got := tmuxSpelling(in); got != want {
+			t.Errorf("tmuxSpelling(%q) = %q, want %q", in, got, want)
+		}
+	}
+	if err := CheckKey("ctrl-c"); err == nil || !strings.Contains(tmxerr.As(err).Hint, "tmux spells it C-c") {
+		t.Errorf("CheckKey(ctrl-c): %v", err)
 	}
 }
 

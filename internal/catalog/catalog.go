@@ -252,7 +252,7 @@ func (t *Tool) Sentence() string {
 	case ReachNone:
 		reach = "Starts no process and sends no input to a pane"
 	case ReachConfiguredProcess:
-		reach = "Starts the configured shell (your default shell) in a new pane, with your user's authority"
+		reach = "Starts a configured program in a pane (your default shell, or the command the pane was started with), with your user's authority"
 	case ReachPaneInput:
 		reach = "Sends caller-chosen input to the program running in a pane, with your user's authority"
 		if t.hasSink(SinkSignal) {

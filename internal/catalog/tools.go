@@ -628,7 +628,7 @@ var tools = []Tool{
 	},
 	{
 		Name: "send_keys", Title: "Send keys", Toolset: Execute,
-		Summary: "Sends tmux key names to a pane: Enter, Escape, Tab, Space, BSpace, Up, Down, Left, Right, Home, End, PageUp, PageDown, F1..F12, C-x, M-x, S-x, or one character. Other words are refused (use paste_text for text). With synchronize-panes on, the keys reach the whole cohort (target_pane_ids); a pane in copy mode, dead, or this client's own pane in the cohort refuses the whole send.",
+		Summary: "Sends tmux key names to a pane: Enter, Escape, Tab, Space, BSpace, Up, Down, Left, Right, Home, End, PageUp, PageDown, F1..F12, C-x, M-x, S-x, or one character (tmux's ^X and 0xHH code-point forms are keys too). Other words are refused (use paste_text for text). With synchronize-panes on, the keys reach the whole cohort (target_pane_ids); a pane in copy mode, dead, or this client's own pane in the cohort refuses the whole send.",
 		Params: []Param{
 			target(true, "The pane (a session or window: its active pane)"),
 			{Name: "keys", Type: "array", Required: true, Payload: true, Sink: SinkTmuxKeys, Description: "Key names, sent in order, e.g. [\"C-c\"] or [\"Up\", \"Enter\"]."},
@@ -654,7 +654,7 @@ var tools = []Tool{
 	},
 	{
 		Name: "paste_text", Title: "Paste text", Toolset: Execute,
-		Summary: "Pastes literal text into one pane through a private tmux buffer (synchronized panes do not receive it; tmux never parses it), bracketed so that a shell or TUI that enabled bracketed paste inserts several lines without running them. enter presses Enter afterwards as a separate step and reports submitted (yes, no or unknown). Control characters other than tab and newline are refused: send Escape or C-c with send_keys.",
+		Summary: "Pastes literal text into one pane through a private tmux buffer (synchronized panes do not receive it; tmux never parses it), bracketed so that a shell or TUI that enabled bracketed paste inserts several lines without running them. enter presses Enter afterwards as a separate step and reports submitted (yes, no or unknown). Control characters other than tab, newline and carriage return are refused: send Escape or C-c with send_keys.",
 		Params: []Param{
 			target(true, "The pane (a session or window: its active pane)"),
 			{Name: "text", Type: "string", Required: true, Payload: true, Sink: SinkPaneInput, Description: "The text to paste, exactly."},

@@ -48,8 +48,8 @@ func sendCmd(env *Env) *cli.Command {
 		Usage:     "send tmux key names (Enter, C-c, Up) to a pane",
 		UsageText: "send [--confirm-self] [--stdin] TARGET KEY...\n   tmx send --batch < ops.json",
 		Description: "Sends keys by tmux name: Enter, Escape, Tab, Space, BSpace, Up, Down, Left, Right, Home,\n" +
-			"End, PageUp, PageDown, F1..F12, C-x, M-x, S-x, or one character. Anything else is refused: send\n" +
-			"text with tmx type or tmx paste. With synchronize-panes on, the keys reach the whole cohort and\n" +
+			"End, PageUp, PageDown, F1..F12, C-x, M-x, S-x, or one character (tmux's ^X and 0xHH forms too).\n" +
+			"Anything else is refused (ctrl-c gets the hint C-c): send text with tmx type or tmx paste. With synchronize-panes on, the keys reach the whole cohort and\n" +
 			"target_pane_ids lists it; a pane in a mode, dead, or the caller's own in it refuses the send.\n" +
 			"--stdin reads the keys from stdin, one per line. --batch reads a JSON array of\n" +
 			"{\"target\": ..., \"keys\": [...]} from stdin, checks every entry, then sends them all in one\n" +

@@ -2,6 +2,7 @@ package mcp
 
 import (
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 
@@ -52,18 +53,29 @@ func mcpHint(code tmxerr.Code, cliHint string, tool *catalog.Tool) string {
 	if h, ok := mcpHints[code]; ok {
 		return h
 	}
+	// A hint may hold several clauses ("tmux spells it C-c; send text
+	// with: tmx type ..."): each is put in tools' terms on its own.
+	clauses := strings.Split(cliHint, "; ")
+	for i, clause := range clauses {
+		clauses[i] = mcpClause(clause, tool)
+	}
+	return strings.Join(slices.Compact(clauses), "; ")
+}
+
+// mcpClause puts one clause of a CLI hint in tools' terms (see mcpHint).
+func mcpClause(clause string, tool *catalog.Tool) string {
 	for _, c := range cliCommandTools {
-		if strings.Contains(cliHint, c.command+" ") || strings.HasSuffix(cliHint, c.command) {
+		if strings.Contains(clause, c.command+" ") || strings.HasSuffix(clause, c.command) {
 			if c.tool == tool.Name {
 				break // the hint shows the usage of the tool called
 			}
 			return "use " + c.tool
 		}
 	}
-	if cliCommandRE().MatchString(cliHint) {
+	if cliCommandRE().MatchString(clause) {
 		return "check the arguments against " + tool.Name + "'s inputSchema (tools/list)"
 	}
-	return mcpText(cliHint, tool)
+	return mcpText(clause, tool)
 }
 
 // cliCommandRE matches a tmx command line in a hint.

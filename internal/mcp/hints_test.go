@@ -37,6 +37,7 @@ func TestHintsSpeakTools(t *testing.T) {
 		want string
 	}{
 		{"send_keys", tmxerr.InvalidArgument, "send text with: tmx type TARGET -- TEXT", "use paste_text (text) or send_keys (key names)"},
+		{"send_keys", tmxerr.InvalidArgument, "tmux spells it C-c; keys look like Enter or C-c; send text with: tmx type TARGET -- TEXT", "tmux spells it C-c; keys look like Enter or C-c; use paste_text (text) or send_keys (key names)"},
 		{"list_panes", tmxerr.Usage, "show one pane with: tmx show %10", "use get_pane_info"},
 		{"wait_for_text", tmxerr.Usage, "e.g. tmx wait --text Ready %3", "check the arguments against wait_for_text's inputSchema (tools/list)"},
 		{"run_shell_command", tmxerr.Usage, "usage: tmx run [TARGET] -- COMMAND", "check the arguments against run_shell_command's inputSchema (tools/list)"},
