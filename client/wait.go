@@ -92,15 +92,27 @@ func (m *matcher) find(line string) (match string, stopped, ok bool) {
 		if s := m.re.FindString(line); s != "" || m.re.MatchString(line) {
 			return s, false, true
 		}
-	case strings.Contains(line, m.text):
+	case containsText(line, m.text):
 		return m.text, false, true
 	}
 	for _, s := range m.stops {
-		if strings.Contains(line, s) {
+		if containsText(line, s) {
 			return s, true, true
 		}
 	}
 	return "", false, false
+}
+
+// containsText reports whether line holds text. Lines come without their
+// trailing spaces (a terminal row does not record them apart from blank
+// cells), so a text that ends in spaces, such as a prompt ">>> ", also
+// matches at the end of a line without them.
+func containsText(line, text string) bool {
+	if strings.Contains(line, text) {
+		return true
+	}
+	trimmed := strings.TrimRight(text, " ")
+	return trimmed != text && trimmed != "" && strings.HasSuffix(line, trimmed)
 }
 
 // WaitText waits until pane p shows the text (or regex) of o, woken by a

@@ -260,7 +260,7 @@ func TestWaitText(t *testing.T) {
 	}
 
 	// A prompt that does not end its line matches too.
-	wait = tmxAsync(t, srv, "--json", "wait", "--text", "Password:", pane)
+	wait = tmxAsync(t, srv, "--json", "wait", "--text", "Password: ", pane) // its trailing space is not on the row
 	watching(t, srv, pane)
 	srv.Tmux("send-keys", "-t", pane, "-l", "clear; printf 'Pass''word: '; read x")
 	srv.Tmux("send-keys", "-t", pane, "Enter")
