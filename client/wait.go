@@ -34,6 +34,12 @@ type WaitOptions struct {
 	// NewOnly ignores text already on screen when the wait starts, and
 	// waits for new output that holds it.
 	NewOnly bool
+	// Cursor, a since cursor of the pane (from since or an earlier wait),
+	// moves the start of what is new back to it: text the pane printed
+	// after it matches even when it is on screen as the wait begins. That
+	// closes the race between sending input and waiting for its answer.
+	// A cursor of the pane's earlier process (respawned) is ignored.
+	Cursor string
 	// MaxLines and MaxBytes bound the lines returned.
 	MaxLines, MaxBytes int
 	// Key signs the cursor the result carries.
@@ -119,8 +125,10 @@ func containsText(line, text string) bool {
 // control-mode client rather than by polling, and matching against the
 // rendered pane (logical lines, so wrapped text matches whole). Text
 // already on screen at the start is reported as present_at_entry unless
-// o.NewOnly. Errors are for failures before the wait starts; the outcomes
-// (including timed_out, pane_died and server_gone) are results.
+// o.NewOnly, or o.Cursor marks where new text starts. Errors are for
+// failures before the wait starts (the cursor errors of [DecodeCursor] and
+// [Cursor.Check] among them); the outcomes (including timed_out,
+// pane_died and server_gone) are results.
 func (c *Client) WaitText(ctx context.Context, srv Server, p PaneInfo, o WaitOptions) (*WaitResult, error) {
 	began := time.Now()
 	if o.Text == "" && o.Regex == nil {
@@ -132,25 +140,41 @@ func (c *Client) WaitText(ctx context.Context, srv Server, p PaneInfo, o WaitOpt
 	deadline, cancel := context.WithTimeout(ctx, o.Timeout)
 	defer cancel()
 
-	entry, err := c.look(ctx, p.PaneID, 0)
-	if err != nil {
-		return nil, err
-	}
-	if !o.NewOnly {
-		for _, ln := range entry.Lines {
-			if match, stopped, ok := m.find(ln.Text); ok {
-				res.Outcome, res.MatchedText, res.MatchedLine = OutcomePresentAtEntry, match, ln.Text
-				if stopped {
-					res.Outcome = OutcomeStopped
-				}
-				res.Cursor = cursorAfter(srv, entry, nil).Encode(o.Key)
-				res.DurationMS = time.Since(began).Milliseconds()
-				return res, nil
-			}
+	var cur *Cursor
+	current := "" // with a cursor, the cursor's line counts as new too
+	if o.Cursor != "" {
+		given, err := DecodeCursor(o.Cursor, o.Key)
+		if err != nil {
+			return nil, err
+		}
+		if err := given.Check(srv, p.PaneID); err != nil {
+			return nil, err
+		}
+		if given.PanePID == p.PanePID {
+			cur = given
 		}
 	}
-	cur := cursorAfter(srv, entry, nil)
-	current := currentText(entry)
+	if cur == nil {
+		entry, err := c.look(ctx, p.PaneID, 0)
+		if err != nil {
+			return nil, err
+		}
+		if !o.NewOnly {
+			for _, ln := range entry.Lines {
+				if match, stopped, ok := m.find(ln.Text); ok {
+					res.Outcome, res.MatchedText, res.MatchedLine = OutcomePresentAtEntry, match, ln.Text
+					if stopped {
+						res.Outcome = OutcomeStopped
+					}
+					res.Cursor = cursorAfter(srv, entry, nil).Encode(o.Key)
+					res.DurationMS = time.Since(began).Milliseconds()
+					return res, nil
+				}
+			}
+		}
+		cur = cursorAfter(srv, entry, nil)
+		current = currentText(entry)
+	}
 
 	cc, cerr := c.attachControl(deadline, p.SessionID, p.PaneID)
 	if cerr != nil {

@@ -207,13 +207,14 @@ var tools = []Tool{
 	},
 	{
 		Name: "wait_for_text", Title: "Wait for text", Toolset: Inspect,
-		Summary: "Waits until a pane shows a text (or a match of an RE2 regex), woken by tmux when the pane prints rather than by polling, for output you did not start yourself (a server coming up, a prompt). Outcomes: matched, present_at_entry (already on screen at the start; new_only waits for a new occurrence instead), stopped (a stop text came first), timed_out, pane_died, server_gone. lines holds what the pane printed meanwhile and cursor continues with capture_since. Typed command lines count as shown text: a text that a typed command contains matches its echo. To wait for your own command, use run_shell_command.",
+		Summary: "Waits until a pane shows a text (or a match of an RE2 regex), woken by tmux when the pane prints rather than by polling, for output you did not start yourself (a server coming up, a prompt). Outcomes: matched, present_at_entry (already on screen at the start; new_only waits for a new occurrence instead), stopped (a stop text came first), timed_out, pane_died, server_gone. lines holds what the pane printed meanwhile and cursor continues with capture_since. To wait for the answer to input you send (a REPL), take a cursor first (capture_since with from_now) and pass it here. Typed command lines count as shown text: a text that a typed command contains matches its echo. To wait for your own command, use run_shell_command.",
 		Params: []Param{
 			target(true, "The pane to watch (a session or window: its active pane)"),
 			{Name: "text", Type: "string", Payload: true, Sink: SinkPattern, Description: "Plain text to wait for. Give text or regex."},
 			{Name: "regex", Type: "string", Sink: SinkPattern, Description: "An RE2 regex to wait for, instead of text."},
 			{Name: "stop", Type: "array", Sink: SinkPattern, Description: "Plain texts that end the wait early (outcome stopped), e.g. [\"error\"]."},
 			{Name: "new_only", Type: "boolean", Sink: SinkBound, Description: "Ignore matches already on screen; wait for new output."},
+			{Name: "cursor", Type: "string", Sink: SinkCursor, Description: "A capture_since cursor of this pane, taken before you sent input: what the pane printed after it counts as new even if already on screen, so a fast answer is not missed. Instead of new_only."},
 			pTimeout, pMaxLines, pMaxBytes,
 		},
 		Output: result.Wait{},
@@ -231,6 +232,7 @@ var tools = []Tool{
 				v = append(v, "--stop="+s)
 			}
 			v.boolean(a, "new_only", "new-only")
+			v.str(a, "cursor", "cursor")
 			v.num(a, "timeout_seconds", "timeout")
 			v.num(a, "max_lines", "lines")
 			v.num(a, "max_bytes", "max-bytes")

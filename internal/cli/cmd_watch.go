@@ -137,7 +137,7 @@ func waitCmd(env *Env) *cli.Command {
 	return &cli.Command{
 		Name:      "wait",
 		Usage:     "wait until a pane shows some text (woken by tmux, not by polling)",
-		UsageText: "wait (--text T | --stdin | --regex R) [--stop S]... [--new-only] [--timeout SECONDS] TARGET",
+		UsageText: "wait (--text T | --stdin | --regex R) [--stop S]... [--new-only | --cursor C] [--timeout SECONDS] TARGET",
 		Description: "Waits for output you did not start yourself: a server coming up, a prompt. A tmux\n" +
 			"control-mode client (read-only, ignore-size, gone when the wait ends) wakes the wait when the\n" +
 			"pane prints, and tmx matches against the rendered pane, so wrapped lines match whole.\n" +
@@ -149,13 +149,17 @@ func waitCmd(env *Env) *cli.Command {
 			"tmx type --enter P -- 'make; echo DONE', the text DONE is already on screen in the command\n" +
 			"line. Wait for what only the output holds (--regex '^DONE$'), or use tmx run, or a wait-for\n" +
 			"channel, for your own commands.\n\n" +
-			"Examples:\n   tmx wait --text 'Listening on' --timeout 60 web\n   tmx wait --regex 'tests? (passed|failed)' --stop 'panic:' %4",
+			"To wait for the answer to input you send (a REPL's reply and its next prompt), take a cursor\n" +
+			"first and pass it with --cursor: what the pane printed after it counts as new even if it is\n" +
+			"already on screen when the wait begins, so a fast answer is not missed.\n\n" +
+			"Examples:\n   tmx wait --text 'Listening on' --timeout 60 web\n   tmx wait --regex 'tests? (passed|failed)' --stop 'panic:' %4\n   c=$(tmx since --json --from-now py | jq -r .cursor); tmx type --enter py -- '6*7'\n   tmx wait --regex '^>>>$' --cursor \"$c\" py",
 		Category: catInspect,
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "text", Usage: "wait for this plain `TEXT`"},
 			&cli.StringFlag{Name: "regex", Usage: "wait for a match of this RE2 `PATTERN`"},
 			&cli.StringSliceFlag{Name: "stop", Usage: "end the wait early when this plain `TEXT` appears (repeatable)"},
 			&cli.BoolFlag{Name: "new-only", Usage: "ignore matches already on screen; wait for new output"},
+			&cli.StringFlag{Name: "cursor", Usage: "treat what the pane printed after this since `CURSOR` as new, even if on screen already"},
 			stdinFlag("read the TEXT to wait for from stdin (a final newline is dropped)"),
 			timeoutFlag, linesFlag, maxBytesFlag, jsonFlag(),
 		},
@@ -178,6 +182,9 @@ func waitCmd(env *Env) *cli.Command {
 				return tmxerr.New(tmxerr.Usage, "give the text to wait for (--text) or a pattern (--regex)", "e.g. tmx wait --text Ready %3")
 			case text != "" && pattern != "":
 				return tmxerr.New(tmxerr.Usage, "a text and a --regex exclude each other", "give one of them")
+			case x.Bool("new-only") && x.String("cursor") != "":
+				return tmxerr.New(tmxerr.Usage, "--new-only and --cursor exclude each other",
+					"--cursor already says where new output starts; drop --new-only")
 			}
 			var re *regexp.Regexp
 			if pattern != "" {
@@ -198,7 +205,7 @@ func waitCmd(env *Env) *cli.Command {
 			timeout := l.Timeout(x.Float64("timeout"))
 			stop := x.progress("waiting for "+r.Pane.PaneID, timeout)
 			res, err := cl.WaitText(x.ctx(), snap.Server, r.Pane, client.WaitOptions{
-				Text: text, Regex: re, Stop: x.StringSlice("stop"), NewOnly: x.Bool("new-only"), Timeout: timeout,
+				Text: text, Regex: re, Stop: x.StringSlice("stop"), NewOnly: x.Bool("new-only"), Cursor: x.String("cursor"), Timeout: timeout,
 				MaxLines: l.Lines(x.Int("lines")), MaxBytes: l.Bytes(x.Int("max-bytes")), Key: key,
 				AllowPolling: cl.Getenv("TMX_ALLOW_POLLING_FALLBACK") == "1",
 			})

@@ -282,6 +282,41 @@ func TestWaitText(t *testing.T) {
 	}
 }
 
+// With a cursor taken before the input, an answer already on screen when
+// the wait begins is what was waited for: matched, not present_at_entry,
+// and not missed as --new-only would miss it.
+func TestWaitFromCursor(t *testing.T) {
+	srv := tmuxtest.New(t)
+	pane := srv.NewPane("s", "bash", 80, 20)
+	c := mustJSON(t, srv, 0, "since", "--from-now", pane)["cursor"].(string)
+	typeLine(srv, pane, "echo AN''SWER; printf 'next> '", "next>")
+	d := mustJSON(t, srv, 0, "wait", "--text", "ANSWER", "--cursor", c, "--timeout", "5", pane)
+	if d["outcome"] != "matched" || d["matched_line"] != "ANSWER" {
+		t.Errorf("finished line after the cursor: %v", d)
+	}
+	// The line the terminal cursor is on (an unfinished prompt) counts too.
+	d = mustJSON(t, srv, 0, "wait", "--text", "next> ", "--cursor", c, "--timeout", "5", pane)
+	if d["outcome"] != "matched" {
+		t.Errorf("prompt after the cursor: %v", d)
+	}
+	// Without the cursor the same text is only present_at_entry.
+	if d := mustJSON(t, srv, 0, "wait", "--text", "ANSWER", pane); d["outcome"] != "present_at_entry" {
+		t.Errorf("without a cursor: %v", d)
+	}
+	// Text before the cursor does not match.
+	c = mustJSON(t, srv, 0, "since", "--from-now", pane)["cursor"].(string)
+	if d := mustJSON(t, srv, 124, "wait", "--text", "ANSWER", "--cursor", c, "--timeout", "0.5", pane); d["outcome"] != "timed_out" {
+		t.Errorf("text from before the cursor: %v", d)
+	}
+	if code, _ := mustFail(t, srv, 2, "wait", "--text", "x", "--new-only", "--cursor", c, pane); code != tmxerr.Usage {
+		t.Errorf("--new-only with --cursor: %s", code)
+	}
+	other := srv.Tmux("split-window", "-d", "-P", "-F", "#{pane_id}", "-t", pane)
+	if code, _ := mustFail(t, srv, 2, "wait", "--text", "x", "--cursor", c, other); code != tmxerr.CursorOtherPane {
+		t.Errorf("another pane's cursor: %s", code)
+	}
+}
+
 func TestWaitEndsWhenPaneOrServerGoes(t *testing.T) {
 	srv := tmuxtest.New(t)
 	pane := srv.NewPane("s", "bash", 80, 20)

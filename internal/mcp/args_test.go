@@ -72,6 +72,7 @@ func TestCheckedArgumentsReachTheCLI(t *testing.T) {
 		{"rename_window", `{"target":"%1","name":"first","name":7}`, nil, ""},
 		{"signal_channel", `{"channel":"-x"}`, []string{"signal-channel", "--json", "--", "-x"}, ""},
 		{"wait_for_channel", `{"channel":"--help"}`, []string{"wait-for", "--json", "--", "--help"}, ""},
+		{"wait_for_text", `{"target":"%1","text":"ok","cursor":"c2.abc"}`, []string{"wait", "--json", "--stdin", "--cursor=c2.abc", "%1"}, "ok"},
 		{"list_panes", `{"target":"%1\u0000"}`, nil, ""},
 		{"get_tmux_variables", `{"target":"%1","names":["pane_id\u0000"]}`, nil, ""},
 		{"create_session", `{"environment":{"A":"x\u0000y"}}`, nil, ""},
