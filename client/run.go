@@ -94,7 +94,7 @@ func CheckRunnable(p PaneInfo, caller Caller) error {
 	}
 	busy := func(what string) error {
 		return tmxerr.Errorf(tmxerr.PaneBusy, "pane %s is running %q, not a shell at its prompt", p.PaneID, what).
-			WithHint("wait for it to finish (tmx wait, wait_for_text), end it the way that program ends, or use another pane")
+			WithHint("wait for it to finish (tmx wait), end it the way that program ends (C-c; C-d for a REPL, q for a pager: tmx send), or use another pane (tmx split)")
 	}
 	name, kind := paneShell(p)
 	if kind == shellNone {

@@ -7,7 +7,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/xrash/smetrics"
 	"io"
 	"os"
 	"os/signal"
@@ -21,6 +20,7 @@ import (
 	"golang.org/x/term"
 
 	"github.com/tmx-sh/tmx/client"
+	"github.com/tmx-sh/tmx/internal/suggest"
 	"github.com/tmx-sh/tmx/internal/version"
 	"github.com/tmx-sh/tmx/tmxerr"
 )
@@ -209,24 +209,10 @@ func unknownCommand(name string, commands []*cli.Command) error {
 			names = append(names, c.Names()...)
 		}
 	}
-	if s := closest(name, names); s != "" {
+	if s := suggest.Closest(name, names); s != "" {
 		hint = fmt.Sprintf("did you mean tmx %s? %s", s, hint)
 	}
 	return tmxerr.Errorf(tmxerr.Usage, "unknown command %q", name).WithHint("%s", hint)
-}
-
-// closest returns the candidate nearest to s by Jaro-Winkler similarity
-// (the measure urfave/cli suggests with), or "" when none is near enough
-// to be a likely typo.
-func closest(s string, candidates []string) string {
-	const near = 0.85
-	best, score := "", near
-	for _, c := range candidates {
-		if d := smetrics.JaroWinkler(s, c, 0.7, 4); d >= score {
-			best, score = c, d
-		}
-	}
-	return best
 }
 
 // flagNameRE finds Go flag-package names ("-timeout") in its messages;
@@ -247,7 +233,7 @@ func usageError(err error, flags []cli.Flag) error {
 				}
 			}
 		}
-		if s := closest(strings.TrimLeft(name, "-"), names); s != "" {
+		if s := suggest.Closest(strings.TrimLeft(name, "-"), names); s != "" {
 			hint = fmt.Sprintf("did you mean --%s? %s", s, hint)
 		}
 		return tmxerr.Errorf(tmxerr.Usage, "unknown flag %s", name).WithHint("%s", hint)

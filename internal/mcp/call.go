@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"os/exec"
 	"slices"
 	"strings"
@@ -19,7 +20,9 @@ import (
 	"github.com/tidwall/gjson"
 
 	"github.com/tmx-sh/tmx/internal/catalog"
+	"github.com/tmx-sh/tmx/internal/clip"
 	"github.com/tmx-sh/tmx/internal/result"
+	"github.com/tmx-sh/tmx/internal/suggest"
 	"github.com/tmx-sh/tmx/tmxerr"
 )
 
@@ -71,7 +74,10 @@ func (s *Server) callTool(ctx context.Context, conn *jsonrpc2.Conn, req *jsonrpc
 	tool, ok := s.tools[p.Name]
 	if !ok {
 		finish("refused", "unknown_tool")
-		return nil, rpcError(jsonrpc2.CodeInvalidParams, "unknown tool: %q (list the tools with tools/list)", p.Name)
+		if near := suggest.Closest(p.Name, s.cfg.Surface.Names()); near != "" {
+			return nil, rpcError(jsonrpc2.CodeInvalidParams, "unknown tool: %q; did you mean %s?", clip.String(p.Name, 64), near)
+		}
+		return nil, rpcError(jsonrpc2.CodeInvalidParams, "unknown tool: %q (list the tools with tools/list)", clip.String(p.Name, 64))
 	}
 
 	var o outcome
@@ -112,7 +118,7 @@ func failed(code tmxerr.Code, message, hint string) outcome {
 func (s *Server) prepare(tool *catalog.Tool, obj map[string]any) (catalog.Args, []string, string, error) {
 	// Schemas are advice to clients: check again before any side effect.
 	if err := s.checkArgs(tool, obj); err != nil {
-		return catalog.Args{}, nil, "", tmxerr.New(tmxerr.InvalidArgument, err.Error(), "call tools/list to see "+tool.Name+"'s inputSchema")
+		return catalog.Args{}, nil, "", tmxerr.New(tmxerr.InvalidArgument, err.Error(), argsHint(tool, obj))
 	}
 	checked, err := json.Marshal(obj)
 	if err != nil {
@@ -190,7 +196,7 @@ func (s *Server) runTool(ctx context.Context, conn *jsonrpc2.Conn, tool *catalog
 // own arguments are wrong or it is cancelled.
 func (s *Server) runBatch(ctx context.Context, tool *catalog.Tool, obj map[string]any) outcome {
 	if err := s.checkArgs(tool, obj); err != nil {
-		return failed(tmxerr.InvalidArgument, err.Error(), "call tools/list to see "+tool.Name+"'s inputSchema")
+		return failed(tmxerr.InvalidArgument, err.Error(), argsHint(tool, obj))
 	}
 	ops, _ := obj["operations"].([]any)
 	items := make([]result.BatchItem, len(ops))
@@ -238,6 +244,45 @@ func (s *Server) runBatch(ctx context.Context, tool *catalog.Tool, obj map[strin
 		return failed(tmxerr.OutputTooLarge, fmt.Sprintf("the batch's results passed %d bytes", maxStdout), "ask for less: fewer operations, lower max_lines or max_bytes")
 	}
 	return outcome{doc: doc}
+}
+
+// argsHint names the fix for arguments the schema refused: the argument a
+// misspelt name most likely meant, the required ones missing, and what the
+// tool takes, so a model need not fetch tools/list again.
+func argsHint(tool *catalog.Tool, obj map[string]any) string {
+	var names, hints []string
+	for _, p := range tool.Params {
+		names = append(names, p.Name)
+		if _, ok := obj[p.Name]; p.Required && !ok {
+			hints = append(hints, p.Name+" is required")
+		}
+	}
+	for _, k := range slices.Sorted(maps.Keys(obj)) {
+		if slices.Contains(names, k) {
+			continue
+		}
+		if s := suggest.Closest(k, names); s != "" {
+			hints = append(hints, fmt.Sprintf("%s is not an argument: did you mean %s?", clip.String(k, 64), s))
+		}
+	}
+	return strings.Join(append(hints, takes(tool)), "; ")
+}
+
+// takes says what arguments tool takes: "run_shell_command takes command
+// (required), target, ...".
+func takes(tool *catalog.Tool) string {
+	var args []string
+	for _, p := range tool.Params {
+		if p.Required {
+			args = append(args, p.Name+" (required)")
+		} else {
+			args = append(args, p.Name)
+		}
+	}
+	if len(args) == 0 {
+		return tool.Name + " takes no arguments"
+	}
+	return tool.Name + " takes " + strings.Join(args, ", ")
 }
 
 // checkArgs validates arguments against the tool's input schema, then the

@@ -22,7 +22,7 @@ var mcpHints = map[tmxerr.Code]string{
 	tmxerr.CallerUnproven:       "TMUX/TMUX_PANE in this server's environment do not prove which pane is its own; fix them, or target panes of another server",
 	tmxerr.PaneInMode:           "a person is using copy mode in that pane; wait, or use another pane",
 	tmxerr.PaneDead:             "the pane's program exited; use another pane, or create one with split_window",
-	tmxerr.PaneBusy:             "see what runs with capture_pane; interrupt it with send_keys [\"C-c\"], or use another pane",
+	tmxerr.PaneBusy:             "see what runs with capture_pane; end it the way that program ends (send_keys [\"C-c\"]; a REPL often needs [\"C-d\"], a pager [\"q\"]), or make another pane with split_window",
 	tmxerr.NameInUse:            "choose another name, or use the existing session",
 	tmxerr.ServerGone:           "the tmux server exited; call create_session to start a new one",
 	tmxerr.PaneExited:           "to see a short command's output and status, create the session without a command and call run_shell_command in it",
@@ -73,7 +73,7 @@ func mcpClause(clause string, tool *catalog.Tool) string {
 		}
 	}
 	if cliCommandRE().MatchString(clause) {
-		return "check the arguments against " + tool.Name + "'s inputSchema (tools/list)"
+		return "check the arguments: " + takes(tool)
 	}
 	return mcpText(clause, tool)
 }

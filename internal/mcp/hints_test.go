@@ -39,8 +39,8 @@ func TestHintsSpeakTools(t *testing.T) {
 		{"send_keys", tmxerr.InvalidArgument, "send text with: tmx type TARGET -- TEXT", "use paste_text (text) or send_keys (key names)"},
 		{"send_keys", tmxerr.InvalidArgument, "tmux spells it C-c; keys look like Enter or C-c; send text with: tmx type TARGET -- TEXT", "tmux spells it C-c; keys look like Enter or C-c; use paste_text (text) or send_keys (key names)"},
 		{"list_panes", tmxerr.Usage, "show one pane with: tmx show %10", "use get_pane_info"},
-		{"wait_for_text", tmxerr.Usage, "e.g. tmx wait --text Ready %3", "check the arguments against wait_for_text's inputSchema (tools/list)"},
-		{"run_shell_command", tmxerr.Usage, "usage: tmx run [TARGET] -- COMMAND", "check the arguments against run_shell_command's inputSchema (tools/list)"},
+		{"wait_for_text", tmxerr.Usage, "e.g. tmx wait --text Ready %3", "check the arguments: wait_for_text takes target (required), text, regex, stop, new_only, cursor, timeout_seconds, max_lines, max_bytes"},
+		{"run_shell_command", tmxerr.Usage, "usage: tmx run [TARGET] -- COMMAND", "check the arguments: run_shell_command takes target, command (required), timeout_seconds, max_lines, max_bytes, suppress_history"},
 		{"show_option", tmxerr.Usage, "name a session, window or pane, or use --global", "name a session, window or pane, or use global"},
 		{"kill_pane", tmxerr.ConfirmationRequired, "add --confirm", "call again with confirm: true if that is intended"},
 		{"list_panes", tmxerr.SocketError, "kill -USR1 7 makes it recreate its socket; tmx will not start another", "kill -USR1 7 makes it recreate its socket; tmx will not start another"},
@@ -48,5 +48,20 @@ func TestHintsSpeakTools(t *testing.T) {
 		if got := mcpHint(c.code, c.hint, tool(c.tool)); got != c.want {
 			t.Errorf("mcpHint(%s, %q, %s) = %q, want %q", c.code, c.hint, c.tool, got, c.want)
 		}
+	}
+}
+
+// Refused arguments get the fix in the hint: the argument a misspelt name
+// meant, the required ones missing, and what the tool takes.
+func TestArgsHint(t *testing.T) {
+	tool, _ := catalog.Lookup("run_shell_command")
+	got := argsHint(tool, map[string]any{"comand": "ls", "zzz": 1})
+	want := "command is required; comand is not an argument: did you mean command?; run_shell_command takes target, command (required), timeout_seconds, max_lines, max_bytes, suppress_history"
+	if got != want {
+		t.Errorf("argsHint = %q\nwant %q", got, want)
+	}
+	tool, _ = catalog.Lookup("list_sessions")
+	if got := argsHint(tool, map[string]any{"x": 1}); got != "list_sessions takes no arguments" {
+		t.Errorf("argsHint(list_sessions) = %q", got)
 	}
 }

@@ -95,6 +95,10 @@ func TestRawProtocol(t *testing.T) {
 	if r := p.recv(); code(t, r) != -32602 || !strings.Contains(r["error"].(map[string]any)["message"].(string), "nosuch") {
 		t.Errorf("unknown tool: %v", r)
 	}
+	p.send(`{"jsonrpc":"2.0","id":111,"method":"tools/call","params":{"name":"capture","arguments":{}}}`)
+	if r := p.recv(); code(t, r) != -32602 || !strings.Contains(r["error"].(map[string]any)["message"].(string), "did you mean capture_pane?") {
+		t.Errorf("misspelt tool: %v", r)
+	}
 	// Bad arguments: a tool error (isError), nothing run.
 	p.send(`{"jsonrpc":"2.0","id":12,"method":"tools/call","params":{"name":"capture_pane","arguments":{"target":"%0","bogus":1}}}`)
 	r := p.recv()
