@@ -8,13 +8,15 @@ import (
 	"github.com/tmx-sh/tmx/tmxerr"
 )
 
-const targetGrammar = "a target: %7 (pane id), @3 (window id), $1 (session id), work (session, exact name), work:2 or work:logs (window), work:2.1 (pane), or . (your own pane)"
+// targetGrammar is the short form of SPEC section 3 that every target
+// argument repeats (the server's instructions give the long one).
+const targetGrammar = "%7, @3, $1, work, work:2, work:logs, work:2.1, or . (your own pane)"
 
 func num(f float64) *float64 { return &f }
 
 func target(required bool, what string) Param {
 	return Param{Name: "target", Type: "string", Required: required, Sink: SinkSelector,
-		Description: what + "; " + targetGrammar + ". Names match exactly. Find targets with list_panes."}
+		Description: what + ": " + targetGrammar + "; names match exactly."}
 }
 
 var (
