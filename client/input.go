@@ -23,8 +23,9 @@ type InputResult struct {
 	Keys []string `json:"keys,omitempty"`
 	// Text is the literal text sent (tmx type); JSON escapes its bytes.
 	Text string `json:"text,omitempty"`
-	// Bytes is the length of the text sent (type, paste).
-	Bytes int `json:"bytes"`
+	// Bytes is the length of the text sent (type, paste); absent for
+	// keys, which Keys lists.
+	Bytes int `json:"bytes,omitempty"`
 	// Bracketed is true when paste asked for bracketed-paste markers; tmux
 	// sends them only if the program enabled bracketed paste mode.
 	Bracketed bool `json:"bracketed,omitempty"`

@@ -58,7 +58,7 @@ func TestJSONFields(t *testing.T) {
 		{[]string{"version"}, 0, want("schema_version version go_version")},
 		{[]string{"capture", pane}, 0, want(serverKeys, "pane_id window_id session_id lines truncated dropped_lines dropped_bytes history_size history_limit")},
 		{[]string{"run", pane, "--", "true"}, 0, want(serverKeys, "pane_id window_id session_id shell exit_status output started timed_out pane_exited server_gone history_overflow duration_ms effective_timeout_seconds truncated dropped_lines dropped_bytes target_pane_ids")},
-		{[]string{"send", pane, "C-u"}, 0, want(serverKeys, "pane_id window_id session_id target_pane_ids keys bytes enter")},
+		{[]string{"send", pane, "C-u"}, 0, want(serverKeys, "pane_id window_id session_id target_pane_ids keys enter")},
 		{[]string{"type", pane, "--", "x"}, 0, want(serverKeys, "pane_id window_id session_id target_pane_ids text bytes enter")},
 		{[]string{"split", pane}, 0, want(serverKeys, "config_provenance", sessionKeys, windowKeys, paneKeys)},
 		{[]string{"new-window", "f"}, 0, want(serverKeys, "config_provenance", sessionKeys, windowKeys, paneKeys)},
