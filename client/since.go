@@ -110,12 +110,7 @@ func (c *Client) Since(ctx context.Context, srv Server, p PaneInfo, o SinceOptio
 	if res.Lines == nil {
 		res.Lines = []string{}
 	}
-	for _, ln := range l.Current() {
-		if len(res.Current) == maxCurrent {
-			break
-		}
-		res.Current = append(res.Current, ln.Text)
-	}
+	res.Current = currentLines(l)
 	res.Cursor = cursorAfter(srv, l, cur).Encode(o.Key)
 	return res, nil
 }

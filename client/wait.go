@@ -69,6 +69,10 @@ type WaitResult struct {
 	// Lines are the finished lines the pane printed during the wait, up to
 	// and including the match, newest kept within the budget.
 	Lines []string `json:"lines"`
+	// Current holds the lines at and below the terminal cursor at the last
+	// read (a prompt, a progress line), at most 5: what the pane shows now,
+	// whatever the outcome.
+	Current []string `json:"current"`
 	// Cursor is a since cursor at the end of what the wait read, so a
 	// capture_since can go on from there.
 	Cursor                  string  `json:"cursor"`
@@ -136,7 +140,7 @@ func (c *Client) WaitText(ctx context.Context, srv Server, p PaneInfo, o WaitOpt
 	}
 	m := &matcher{text: o.Text, re: o.Regex, stops: o.Stop}
 	res := &WaitResult{PaneID: p.PaneID, WindowID: p.WindowID, SessionID: p.SessionID, Lines: []string{},
-		EffectiveTimeoutSeconds: o.Timeout.Seconds()}
+		Current: []string{}, EffectiveTimeoutSeconds: o.Timeout.Seconds()}
 	deadline, cancel := context.WithTimeout(ctx, o.Timeout)
 	defer cancel()
 
@@ -159,6 +163,7 @@ func (c *Client) WaitText(ctx context.Context, srv Server, p PaneInfo, o WaitOpt
 		if err != nil {
 			return nil, err
 		}
+		res.Current = currentLines(entry)
 		if !o.NewOnly {
 			for _, ln := range entry.Lines {
 				if match, stopped, ok := m.find(ln.Text); ok {
@@ -207,6 +212,7 @@ func (c *Client) WaitText(ctx context.Context, srv Server, p PaneInfo, o WaitOpt
 			return false
 		}
 		_ = found // a cleared pane: its finished lines are all new to this wait
+		res.Current = currentLines(l)
 		for _, ln := range newLines {
 			seen = append(seen, ln.Text)
 			if match, stopped, ok := m.find(ln.Text); ok {
@@ -284,6 +290,19 @@ func outcome(stopped bool) string {
 		return OutcomeStopped
 	}
 	return OutcomeMatched
+}
+
+// currentLines returns l's lines at and below the cursor that hold text,
+// at most maxCurrent.
+func currentLines(l *Look) []string {
+	out := []string{}
+	for _, ln := range l.Current() {
+		if len(out) == maxCurrent {
+			break
+		}
+		out = append(out, ln.Text)
+	}
+	return out
 }
 
 func currentText(l *Look) string {

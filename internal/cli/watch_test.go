@@ -248,6 +248,10 @@ func TestWaitText(t *testing.T) {
 	if d["outcome"] != "timed_out" || d["effective_timeout_seconds"] != float64(1) {
 		t.Errorf("new-only: %v", d)
 	}
+	// A timed-out wait still shows what the pane shows now: its prompt.
+	if cur := strs(d["current"]); len(cur) != 1 || cur[0] != "bash$" {
+		t.Errorf("current after a timeout = %q", cur)
+	}
 
 	// A stop text that comes first ends the wait (exit 1).
 	wait = tmxAsync(t, srv, "--json", "wait", "--regex", "PASS-[0-9]+", "--stop", "FAIL-X", pane)
