@@ -43,10 +43,11 @@ type Cursor struct {
 	// Hashes are FNV-64a hashes of the anchor lines, oldest first (at most
 	// anchorLines), trailing spaces removed.
 	Hashes []uint64
-	// With no anchor lines: PartialLen is the length in bytes (at most
-	// maxPartial) of the start of the line the terminal cursor was on, and
-	// Partial its FNV-64a hash. That line later starts the same, unless
-	// it is gone; 0 when it was empty.
+	// PartialLen is the length in bytes (at most maxPartial) of the start
+	// of the line the terminal cursor was on (a prompt, not finished), and
+	// Partial its FNV-64a hash: a wait given this cursor tells that line,
+	// unchanged, from a new one. PartialLen is 0 when that line was empty,
+	// or when the cursor ends at a line above the terminal cursor's.
 	PartialLen int
 	Partial    uint64
 }
@@ -157,11 +158,9 @@ func (c *Cursor) Encode(k *CursorKey) string {
 	for _, h := range c.Hashes {
 		b = binary.BigEndian.AppendUint64(b, h)
 	}
-	if len(c.Hashes) == 0 {
-		b = binary.AppendUvarint(b, uint64(c.PartialLen))
-		if c.PartialLen > 0 {
-			b = binary.BigEndian.AppendUint64(b, c.Partial)
-		}
+	b = binary.AppendUvarint(b, uint64(c.PartialLen))
+	if c.PartialLen > 0 {
+		b = binary.BigEndian.AppendUint64(b, c.Partial)
 	}
 	mac := hmac.New(sha256.New, k.key)
 	mac.Write(b)
@@ -221,7 +220,7 @@ func DecodeCursor(s string, k *CursorKey) (*Cursor, error) {
 		c.Hashes = append(c.Hashes, binary.BigEndian.Uint64(r.b))
 		r.b = r.b[8:]
 	}
-	if n == 0 && !r.err {
+	if !r.err {
 		if p := r.u(); p > maxPartial {
 			r.err = true
 		} else if c.PartialLen = int(p); p > 0 {

@@ -107,8 +107,9 @@ func FuzzCursorRoundTrip(f *testing.F) {
 		c := &Cursor{SocketHash: sock, ServerPID: spid, StartTime: start, PaneID: pane, PanePID: ppid, Anchor: anchor, HistorySize: hist}
 		if k := int(n) % (anchorLines + 1); k > 0 {
 			c.Hashes = []uint64{h0, h1, h2}[:k]
-		} else if c.PartialLen = int(h1 % (maxPartial + 1)); c.PartialLen > 0 {
-			c.Partial = h0
+		}
+		if c.PartialLen = int(h2 % (maxPartial + 1)); c.PartialLen > 0 {
+			c.Partial = h1
 		}
 		s := c.Encode(fuzzKey)
 		if len(s) > maxCursorText {

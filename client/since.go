@@ -139,13 +139,13 @@ func (c *Client) lookSince(ctx context.Context, paneID string, cur *Cursor) (l *
 	if len(cur.Hashes) == 0 {
 		// Nothing was finished at the last read: the lines from the row
 		// the terminal cursor was on are new, if that row is still where
-		// it was. It is when tmux cannot have dropped history since, or
-		// when the line there still starts as it did.
+		// it was, which holds while tmux cannot have dropped history
+		// since. Otherwise there is nothing to check the row against (a
+		// prompt's start matches every later prompt), so the read starts
+		// afresh. A clear-history that leaves the history as long as it
+		// was cannot be told from here.
 		if l.rowsMayHaveMoved(cur.HistorySize) || cur.Anchor > l.CursorAbs() {
-			ln, ok := l.at(cur.Anchor)
-			if !ok || cur.PartialLen == 0 || len(ln.Text) < cur.PartialLen || lineHash(ln.Text[:cur.PartialLen]) != cur.Partial {
-				return l, fin, false, nil
-			}
+			return l, fin, false, nil
 		}
 		for i, ln := range fin {
 			if ln.First >= cur.Anchor {
@@ -185,20 +185,27 @@ func findAnchor(lines []Line, cur *Cursor) int {
 	return best
 }
 
-// cursorAfter returns the cursor at the end of l's finished lines. When l
-// has none, a previous anchor is kept, or else the cursor's row marks where
-// new lines will start.
+// cursorAfter returns the cursor at the end of l's finished lines, which
+// also records the line the terminal cursor is on. When l has none, a
+// previous anchor is kept, or else the cursor's row marks where new lines
+// will start.
 func cursorAfter(srv Server, l *Look, prev *Cursor) *Cursor {
+	c := cursorThrough(srv, l, l.Finished(), prev)
+	if ln, ok := l.at(l.CursorAbs()); ok && ln.Text != "" {
+		c.PartialLen, c.Partial = partialHash(ln.Text)
+	}
+	return c
+}
+
+// cursorThrough returns the cursor anchored at the end of fin, a leading
+// part of l's finished lines: what follows fin is new to it.
+func cursorThrough(srv Server, l *Look, fin []Line, prev *Cursor) *Cursor {
 	n, _ := strconv.Atoi(strings.TrimPrefix(l.PaneID, "%"))
 	c := &Cursor{SocketHash: socketHash(srv.SocketPath), ServerPID: srv.PID, StartTime: srv.StartTime,
 		PaneID: n, PanePID: l.PanePID, HistorySize: l.HistorySize, Anchor: l.CursorAbs()}
-	fin := l.Finished()
 	if len(fin) == 0 {
 		if prev != nil && len(prev.Hashes) > 0 {
 			c.Anchor, c.Hashes = prev.Anchor, prev.Hashes
-		} else if ln, ok := l.at(c.Anchor); ok && ln.Text != "" {
-			partial := ln.Text[:min(len(ln.Text), maxPartial)]
-			c.PartialLen, c.Partial = len(partial), lineHash(partial)
 		}
 		return c
 	}
@@ -208,4 +215,18 @@ func cursorAfter(srv Server, l *Look, prev *Cursor) *Cursor {
 	}
 	c.Anchor = fin[len(fin)-k].First
 	return c
+}
+
+// partialHash returns the length and hash of the start of a line (at most
+// maxPartial bytes) a cursor records.
+func partialHash(text string) (int, uint64) {
+	text = text[:min(len(text), maxPartial)]
+	return len(text), lineHash(text)
+}
+
+// sameLine reports whether text is the terminal cursor's line that c
+// recorded, unchanged.
+func (c *Cursor) sameLine(text string) bool {
+	n, h := partialHash(text)
+	return n == c.PartialLen && h == c.Partial
 }

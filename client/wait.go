@@ -144,18 +144,24 @@ func (c *Client) WaitText(ctx context.Context, srv Server, p PaneInfo, o WaitOpt
 	deadline, cancel := context.WithTimeout(ctx, o.Timeout)
 	defer cancel()
 
-	var cur *Cursor
-	current := "" // with a cursor, the cursor's line counts as new too
+	// cur marks where new output starts: the caller's cursor (given), or
+	// the end of what the pane shows at entry. current is the text at and
+	// below the terminal cursor when last looked at; with a given cursor
+	// it is unknown, and the cursor's own line counts as new once it
+	// differs from the one the cursor recorded, or once lines were
+	// finished after the cursor.
+	var cur, given *Cursor
+	current := ""
 	if o.Cursor != "" {
-		given, err := DecodeCursor(o.Cursor, o.Key)
+		g, err := DecodeCursor(o.Cursor, o.Key)
 		if err != nil {
 			return nil, err
 		}
-		if err := given.Check(srv, p.PaneID); err != nil {
+		if err := g.Check(srv, p.PaneID); err != nil {
 			return nil, err
 		}
-		if given.PanePID == p.PanePID {
-			cur = given
+		if g.PanePID == p.PanePID {
+			cur, given = g, g
 		}
 	}
 	if cur == nil {
@@ -196,6 +202,8 @@ func (c *Client) WaitText(ctx context.Context, srv Server, p PaneInfo, o WaitOpt
 	}
 
 	var seen []string
+	finishedSince := false // lines were finished after the given cursor
+	first := true
 	check := func() (done bool) {
 		l, newLines, found, err := c.lookSince(ctx, p.PaneID, cur)
 		if err != nil {
@@ -211,21 +219,38 @@ func (c *Client) WaitText(ctx context.Context, srv Server, p PaneInfo, o WaitOpt
 			}
 			return false
 		}
-		_ = found // a cleared pane: its finished lines are all new to this wait
 		res.Current = currentLines(l)
-		for _, ln := range newLines {
+		if first && given != nil && !found {
+			// The caller's cursor no longer finds its anchor (the lines
+			// were redrawn or dropped): what is on screen cannot be told
+			// old from new, so it all counts as there at entry.
+			first = false
+			cur, given, current = cursorAfter(srv, l, nil), nil, currentText(l)
+			return false
+		}
+		first = false
+		// Otherwise a cleared pane's finished lines are all new to this
+		// wait: it began before they were printed.
+		for i, ln := range newLines {
 			seen = append(seen, ln.Text)
 			if match, stopped, ok := m.find(ln.Text); ok {
 				res.Outcome, res.MatchedText, res.MatchedLine = outcome(stopped), match, ln.Text
-				cur = cursorAfter(srv, l, cur)
+				// The cursor goes on right after the match: what came
+				// after it is new to a capture_since or a wait given it.
+				fin := l.Finished()
+				cur = cursorThrough(srv, l, fin[:len(fin)-len(newLines)+i+1], cur)
 				return true
 			}
 		}
+		finishedSince = finishedSince || len(newLines) > 0
 		cur = cursorAfter(srv, l, cur)
 		// The line at the cursor (a prompt that ends without a newline) is
 		// matched too, once it differs from what was there at the start.
 		if now := currentText(l); now != current {
 			current = now
+			if ln, _ := l.at(l.CursorAbs()); given != nil && !finishedSince && given.sameLine(ln.Text) {
+				return false // the given cursor's own line, as it was
+			}
 			for _, ln := range l.Current() {
 				if match, stopped, ok := m.find(ln.Text); ok {
 					res.Outcome, res.MatchedText, res.MatchedLine = outcome(stopped), match, ln.Text

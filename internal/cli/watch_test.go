@@ -319,6 +319,44 @@ func TestWaitFromCursor(t *testing.T) {
 	if code, _ := mustFail(t, srv, 2, "wait", "--text", "x", "--cursor", c, other); code != tmxerr.CursorOtherPane {
 		t.Errorf("another pane's cursor: %s", code)
 	}
+
+	// The prompt the cursor was taken at is not new: nothing was sent. (The
+	// split above made bash redraw its prompt: take the cursor after it.)
+	c = mustJSON(t, srv, 0, "since", "--from-now", pane)["cursor"].(string)
+	if d := mustJSON(t, srv, 124, "wait", "--regex", `^bash\$$`, "--cursor", c, "--timeout", "0.5", pane); d["outcome"] != "timed_out" {
+		t.Errorf("the cursor's own prompt matched: %v", d)
+	}
+	// A wait's cursor goes on right after its match: the next wait (or
+	// since) gets what followed, and the same prompt does not match twice.
+	typeLine(srv, pane, "echo A''1; echo B''1", "B1")
+	d = mustJSON(t, srv, 0, "wait", "--regex", "^A1$", "--cursor", c, "--timeout", "5", pane)
+	if d["outcome"] != "matched" {
+		t.Fatalf("A1: %v", d)
+	}
+	d = mustJSON(t, srv, 0, "wait", "--regex", "^B1$", "--cursor", d["cursor"].(string), "--timeout", "5", pane)
+	if d["outcome"] != "matched" {
+		t.Fatalf("B1 after A1's cursor: %v", d)
+	}
+	d = mustJSON(t, srv, 0, "wait", "--regex", `^bash\$$`, "--cursor", d["cursor"].(string), "--timeout", "5", pane)
+	if d["outcome"] != "matched" {
+		t.Fatalf("the prompt after B1: %v", d)
+	}
+	if d := mustJSON(t, srv, 124, "wait", "--regex", `^bash\$$`, "--cursor", d["cursor"].(string), "--timeout", "0.5", pane); d["outcome"] != "timed_out" {
+		t.Errorf("the same prompt matched twice: %v", d)
+	}
+
+	// A cursor whose anchor lines were redrawn cannot tell old from new:
+	// what is on screen counts as there before, and does not match.
+	typeLine(srv, pane, "printf 'OLD''MATCH\\nX1\\nX2\\nX3\\n'", "X3")
+	c = mustJSON(t, srv, 0, "since", "--from-now", pane)["cursor"].(string)
+	// Up three rows from below the typed line is X2: overwrite it.
+	typeLine(srv, pane, "printf '\\033[3A\\033[2KY''3\\n\\n\\n'", "Y3")
+	if s := srv.Capture(pane); !strings.Contains(s, "OLDMATCH\nX1\nY3\nX3") {
+		t.Fatalf("the redraw did not land as planned:\n%s", s)
+	}
+	if d := mustJSON(t, srv, 124, "wait", "--text", "OLDMATCH", "--cursor", c, "--timeout", "0.5", pane); d["outcome"] != "timed_out" {
+		t.Errorf("text from before a lost anchor matched: %v", d)
+	}
 }
 
 func TestWaitEndsWhenPaneOrServerGoes(t *testing.T) {
