@@ -11,7 +11,8 @@ func TestParseEnvShell(t *testing.T) {
 	out := "A=\"1\"; export A;\n" +
 		"KEY=\"-----BEGIN KEY-----\nFOO=bar\n\\\"q\\\" \\$x \\`b\\` \\\\z\"; export KEY;\n" +
 		"unset GONE;\n" +
-		"EMPTY=\"\"; export EMPTY;\n"
+		"EMPTY=\"\"; export EMPTY;\n" +
+		"WE\"IRD=\"v\"; export WE\"IRD;\n"
 	got, err := parseEnvShell(out)
 	if err != nil {
 		t.Fatal(err)
@@ -22,6 +23,7 @@ func TestParseEnvShell(t *testing.T) {
 		{Name: "KEY", Value: str("-----BEGIN KEY-----\nFOO=bar\n\"q\" $x `b` \\z")},
 		{Name: "GONE", Removed: true},
 		{Name: "EMPTY", Value: str("")},
+		{Name: `WE"IRD`, Value: str("v")},
 	}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("got %+v\nwant %+v", got, want)

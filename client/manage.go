@@ -525,10 +525,13 @@ func parseEnvShell(out string) ([]EnvVar, error) {
 			rest = after
 			continue
 		}
-		name, r, ok := strings.Cut(rest, "=\"")
-		if !ok || name == "" || strings.ContainsAny(name, "\n\"") {
+		// A name holds no '=' (tmux splits NAME=VALUE at the first), but
+		// may hold anything else, '"' included.
+		name, r, ok := strings.Cut(rest, "=")
+		if !ok || name == "" || !strings.HasPrefix(r, "\"") {
 			return nil, fmt.Errorf("no NAME=\" where a variable starts")
 		}
+		r = r[1:]
 		var value strings.Builder
 		i := 0
 		for ; i < len(r) && r[i] != '"'; i++ {

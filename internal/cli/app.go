@@ -193,6 +193,9 @@ func newApp(env *Env) *cli.App {
 
 func setupCommand(cmd *cli.Command) {
 	cmd.OnUsageError = func(c *cli.Context, err error, isSub bool) error { return usageError(err, cmd.Flags) }
+	// urfave/cli gives every command a "help" (alias "h") subcommand, which
+	// would read TARGET h or help as a request for help: --help is the way.
+	cmd.HideHelpCommand = true
 	if cmd.UsageText != "" && !strings.HasPrefix(cmd.UsageText, "tmx ") {
 		cmd.UsageText = "tmx " + cmd.UsageText
 	}

@@ -105,4 +105,11 @@ func TestNamesThatReadAsOtherTargets(t *testing.T) {
 	if got := srv.Tmux("list-sessions", "-F", "#{session_name}"); got != "s\nw2" {
 		t.Errorf("sessions: %q", got)
 	}
+	// "h" and "help" are targets like any name, not requests for help.
+	for _, name := range []string{"h", "help"} {
+		mustJSON(t, srv, 0, "new", "-s", name)
+		if d := mustJSON(t, srv, 0, "capture", name); d["pane_id"] == nil {
+			t.Errorf("capture %s: %v", name, d)
+		}
+	}
 }

@@ -50,6 +50,10 @@ var cliCommandTools = []struct{ command, tool string }{
 // the CLI's hint with its flags renamed to tool's arguments, or, when it
 // tells to run a tmx command, the tool that does that.
 func mcpHint(code tmxerr.Code, cliHint string, tool *catalog.Tool) string {
+	if code == tmxerr.CallerPane && !slices.ContainsFunc(tool.Params, func(p catalog.Param) bool { return p.Name == "confirm_self" }) {
+		return "that pane (or one in that window or session) runs this MCP client, and " + tool.Name +
+			" never reaches it; name another pane by id (list_panes)"
+	}
 	if h, ok := mcpHints[code]; ok {
 		return h
 	}

@@ -43,6 +43,7 @@ func TestHintsSpeakTools(t *testing.T) {
 		{"run_shell_command", tmxerr.Usage, "usage: tmx run [TARGET] -- COMMAND", "check the arguments: run_shell_command takes target, command (required), timeout_seconds, max_lines, max_bytes, suppress_history"},
 		{"show_option", tmxerr.Usage, "name a session, window or pane, or use --global", "name a session, window or pane, or use global"},
 		{"kill_pane", tmxerr.ConfirmationRequired, "add --confirm", "call again with confirm: true if that is intended"},
+		{"run_shell_command", tmxerr.CallerPane, "name the pane to run in", "that pane (or one in that window or session) runs this MCP client, and run_shell_command never reaches it; name another pane by id (list_panes)"},
 		{"list_panes", tmxerr.SocketError, "kill -USR1 7 makes it recreate its socket; tmx will not start another", "kill -USR1 7 makes it recreate its socket; tmx will not start another"},
 	} {
 		if got := mcpHint(c.code, c.hint, tool(c.tool)); got != c.want {
