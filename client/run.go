@@ -463,14 +463,49 @@ func (c *Client) paneGone(ctx context.Context, paneID string) (serverGone, paneE
 	case err != nil && (errors.Is(err, ErrNoServer) || errors.Is(err, ErrServerGone)):
 		return true, false
 	case err != nil:
-		return false, tmxerr.As(err).Code == tmxerr.TargetNotFound
+		if tmxerr.As(err).Code != tmxerr.TargetNotFound {
+			return false, false
+		}
 	case len(recs) != 1 || recs[0][0] != paneID:
 		// display-message falls back to another pane when the target is
 		// gone (B19), so a different pane id means ours is gone.
-		return false, true
+	default:
+		return false, recs[0][1] == "1"
 	}
-	return false, recs[0][1] == "1"
+	// The pane is gone. A server told to exit (kill-server) destroys every
+	// session first and answers a little longer: the pane's end is then
+	// the server's.
+	if c.serverExiting(ctx) {
+		return true, false
+	}
+	return false, true
 }
+
+// serverExiting reports whether the server has no session left and stops
+// accepting clients within a short while (serverExitGrace): a server that
+// is exiting. A server with sessions is not.
+func (c *Client) serverExiting(ctx context.Context) bool {
+	ctx, cancel := context.WithTimeout(ctx, serverExitGrace)
+	defer cancel()
+	for {
+		recs, err := c.Query(ctx, []string{"session_id"}, "list-sessions", "-F", FormatArg)
+		switch {
+		case err != nil && (errors.Is(err, ErrNoServer) || errors.Is(err, ErrServerGone)):
+			return true
+		case err == nil && len(recs) > 0:
+			return false
+		}
+		select {
+		case <-ctx.Done():
+			return false
+		case <-time.After(10 * time.Millisecond):
+		}
+	}
+}
+
+// serverExitGrace bounds how long a pane's disappearance waits to be told
+// from its server's exit.
+const serverExitGrace = 500 * time.Millisecond
 
 // consumeBuffer deletes a run's command buffer: started is true when the
 // frame had already read (and deleted) it; known is false when the server
