@@ -2,6 +2,8 @@ package client
 
 import (
 	"context"
+	"slices"
+	"sort"
 	"strconv"
 	"strings"
 )
@@ -49,6 +51,10 @@ type SinceResult struct {
 const (
 	ReasonFirstRead = "first_read"
 	ReasonCleared   = "anchor_lost"
+	// ReasonAmbiguous: the anchor lines repeat, and tmux moved rows, so
+	// the lines start at the earliest place they could: some may have
+	// been returned before, none is skipped.
+	ReasonAmbiguous = "anchor_ambiguous"
 	ReasonRespawned = "pane_respawned"
 )
 
@@ -90,13 +96,17 @@ func (c *Client) Since(ctx context.Context, srv Server, p PaneInfo, o SinceOptio
 			newLines = l.Finished()
 		}
 	} else {
-		var found bool
+		var how anchoring
 		var err error
-		if l, newLines, found, err = c.lookSince(ctx, p.PaneID, cur); err != nil {
+		if l, newLines, how, err = c.lookSince(ctx, p.PaneID, cur, false); err != nil {
 			return nil, err
 		}
-		res.Continuous = found
-		if !found {
+		switch how {
+		case anchorFound:
+			res.Continuous = true
+		case anchorAmbiguous:
+			res.Reason = ReasonAmbiguous
+		default:
 			res.Reason = ReasonCleared
 		}
 	}
@@ -115,11 +125,26 @@ func (c *Client) Since(ctx context.Context, srv Server, p PaneInfo, o SinceOptio
 	return res, nil
 }
 
+// anchoring says how a read found a cursor's place.
+type anchoring int
+
+const (
+	// anchorLost: the place is gone (cleared, redrawn, or dropped from
+	// history); every finished line read is returned.
+	anchorLost anchoring = iota
+	// anchorFound: the place is known; the lines after it are returned.
+	anchorFound
+	// anchorAmbiguous: several places fit (lines that repeat, after tmux
+	// moved rows); the lines after one of them are returned.
+	anchorAmbiguous
+)
+
 // lookSince reads the pane from a little above the cursor's anchor and
-// returns the finished lines after the anchor. found is false when the
-// anchor lines no longer hash the same anywhere in reach; the lines are
-// then every finished line read.
-func (c *Client) lookSince(ctx context.Context, paneID string, cur *Cursor) (l *Look, lines []Line, found bool, err error) {
+// returns the finished lines after the anchor, and how the anchor was
+// found. When several places fit, latest picks the lines after the last of
+// them (a wait, which must not take old text for new), else after the
+// first (since, which must not skip a line).
+func (c *Client) lookSince(ctx context.Context, paneID string, cur *Cursor, latest bool) (l *Look, lines []Line, how anchoring, err error) {
 	// The pane may have scrolled since the cursor was made, which moves
 	// relative rows: read from far enough above the anchor's row at that
 	// time, and read again from the exact row if that was not enough.
@@ -127,7 +152,7 @@ func (c *Client) lookSince(ctx context.Context, paneID string, cur *Cursor) (l *
 	from := cur.Anchor - cur.HistorySize - slack
 	for try := 0; try < 3; try++ {
 		if l, err = c.look(ctx, paneID, from); err != nil {
-			return nil, nil, false, err
+			return nil, nil, anchorLost, err
 		}
 		slack = 2*l.Height + 50
 		if l.From <= cur.Anchor-l.HistorySize || l.From <= -l.HistorySize {
@@ -136,53 +161,108 @@ func (c *Client) lookSince(ctx context.Context, paneID string, cur *Cursor) (l *
 		from = cur.Anchor - l.HistorySize - slack
 	}
 	fin := l.Finished()
+	var cands []int // indexes into fin where new lines may start
 	if len(cur.Hashes) == 0 {
-		// Nothing was finished at the last read: the lines from the row
-		// the terminal cursor was on are new, if that row is still where
-		// it was, which holds while tmux cannot have dropped history
-		// since. Otherwise there is nothing to check the row against (a
-		// prompt's start matches every later prompt), so the read starts
-		// afresh. A clear-history that leaves the history as long as it
-		// was cannot be told from here.
-		if l.rowsMayHaveMoved(cur.HistorySize) || cur.Anchor > l.CursorAbs() {
-			return l, fin, false, nil
-		}
-		for i, ln := range fin {
-			if ln.First >= cur.Anchor {
-				return l, fin[i:], true, nil
-			}
-		}
-		return l, nil, true, nil
+		// Nothing was finished at the last read: new lines start on the
+		// row the terminal cursor was on, whose line began with the
+		// cursor's partial text.
+		cands = partialRows(l, fin, cur)
+	} else {
+		cands = anchorRows(l, fin, cur)
 	}
-	at := findAnchor(fin, cur)
-	if at < 0 {
-		return l, fin, false, nil
+	switch {
+	case len(cands) == 0:
+		return l, fin, anchorLost, nil
+	case len(cands) == 1:
+		return l, fin[cands[0]:], anchorFound, nil
+	case latest:
+		return l, fin[cands[len(cands)-1]:], anchorAmbiguous, nil
 	}
-	return l, fin[at+len(cur.Hashes):], true, nil
+	return l, fin[cands[0]:], anchorAmbiguous, nil
 }
 
-// findAnchor returns the index of the first of the cursor's anchor lines in
-// lines: the match at the anchor's own row, else the nearest match above it
-// (tmux dropped old history and moved every row up), else -1.
-func findAnchor(lines []Line, cur *Cursor) int {
+// shiftStep says which shifts d of absolute rows (a row r now at r-d) may
+// have happened since a read that saw historySize rows of history: d = 0
+// alone while tmux cannot have dropped history (step 0); multiples of the
+// trim size, history-limit / 10 (grid_collect_history in tmux's grid.c),
+// while the history has not shrunk; any shift at all (ok false) when it
+// has (clear-history).
+func (l *Look) shiftStep(historySize int) (step int, ok bool) {
+	switch {
+	case !l.rowsMayHaveMoved(historySize):
+		return 0, true
+	case l.HistorySize < historySize:
+		return 0, false
+	}
+	return max(1, l.HistoryLimit/10), true
+}
+
+// fits reports whether a shift of d rows fits step (see shiftStep).
+func fits(d, step int) bool {
+	if step == 0 {
+		return d == 0
+	}
+	return d >= 0 && d%step == 0
+}
+
+// anchorRows returns, in order, the indexes in fin just after each place
+// above or at the anchor's row where the cursor's anchor lines sit, keeping
+// only those a possible shift explains when there are any (width reflow
+// moves rows by other amounts).
+func anchorRows(l *Look, fin []Line, cur *Cursor) []int {
 	k := len(cur.Hashes)
-	best := -1
-	for i := 0; i+k <= len(lines); i++ {
-		ok := true
+	step, stepKnown := l.shiftStep(cur.HistorySize)
+	var at, fit []int
+	for i := 0; i+k <= len(fin); i++ {
+		ok := fin[i].First <= cur.Anchor
 		for j := 0; j < k && ok; j++ {
-			ok = lineHash(lines[i+j].Text) == cur.Hashes[j]
+			ok = lineHash(fin[i+j].Text) == cur.Hashes[j]
 		}
 		if !ok {
 			continue
 		}
-		switch first := lines[i].First; {
-		case first == cur.Anchor:
-			return i
-		case first < cur.Anchor && (best < 0 || first > lines[best].First):
-			best = i
+		at = append(at, i+k)
+		if stepKnown && fits(cur.Anchor-fin[i].First, step) {
+			fit = append(fit, i+k)
 		}
 	}
-	return best
+	if len(fit) > 0 {
+		return fit
+	}
+	return at
+}
+
+// partialRows returns the indexes in fin where new lines start for a
+// cursor that had no finished line: at the cursor's row, moved by each
+// shift that fits. While rows cannot have moved that row is trusted;
+// otherwise the line on it must start with the cursor's partial text
+// (a prompt's start fits every later prompt, so several may fit). None
+// when the history was cleared.
+func partialRows(l *Look, fin []Line, cur *Cursor) []int {
+	step, ok := l.shiftStep(cur.HistorySize)
+	if !ok {
+		return nil
+	}
+	top := l.HistorySize + l.From // the first row read
+	var out []int
+	for d := 0; cur.Anchor-d >= top; d += max(step, 1) {
+		row := cur.Anchor - d
+		if row > l.CursorAbs() {
+			break
+		}
+		if step > 0 {
+			ln, ok := l.at(row)
+			if !ok || len(ln.Text) < cur.PartialLen || lineHash(ln.Text[:cur.PartialLen]) != cur.Partial {
+				continue
+			}
+		}
+		out = append(out, sort.Search(len(fin), func(i int) bool { return fin[i].First >= row }))
+		if step == 0 {
+			break
+		}
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
 }
 
 // cursorAfter returns the cursor at the end of l's finished lines, which
@@ -198,7 +278,8 @@ func cursorAfter(srv Server, l *Look, prev *Cursor) *Cursor {
 }
 
 // cursorThrough returns the cursor anchored at the end of fin, a leading
-// part of l's finished lines: what follows fin is new to it.
+// part of l's finished lines: everything after fin, the terminal cursor's
+// line included, is new to it.
 func cursorThrough(srv Server, l *Look, fin []Line, prev *Cursor) *Cursor {
 	n, _ := strconv.Atoi(strings.TrimPrefix(l.PaneID, "%"))
 	c := &Cursor{SocketHash: socketHash(srv.SocketPath), ServerPID: srv.PID, StartTime: srv.StartTime,

@@ -205,7 +205,7 @@ func (c *Client) WaitText(ctx context.Context, srv Server, p PaneInfo, o WaitOpt
 	finishedSince := false // lines were finished after the given cursor
 	first := true
 	check := func() (done bool) {
-		l, newLines, found, err := c.lookSince(ctx, p.PaneID, cur)
+		l, newLines, how, err := c.lookSince(ctx, p.PaneID, cur, true)
 		if err != nil {
 			// No server answers on the socket (it exited, or its socket
 			// file was deleted while the control client stayed attached):
@@ -220,10 +220,12 @@ func (c *Client) WaitText(ctx context.Context, srv Server, p PaneInfo, o WaitOpt
 			return false
 		}
 		res.Current = currentLines(l)
-		if first && given != nil && !found {
-			// The caller's cursor no longer finds its anchor (the lines
-			// were redrawn or dropped): what is on screen cannot be told
-			// old from new, so it all counts as there at entry.
+		if first && given != nil && how == anchorLost && !l.rowsMayHaveMoved(given.HistorySize) {
+			// The caller's cursor no longer finds its place, and tmux
+			// dropped no history: its lines were redrawn, and what is on
+			// screen cannot be told old from new, so it all counts as
+			// there at entry. (When tmux dropped history, the lines above
+			// the place went first: all that is left is new.)
 			first = false
 			cur, given, current = cursorAfter(srv, l, nil), nil, currentText(l)
 			return false

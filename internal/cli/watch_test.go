@@ -98,6 +98,69 @@ func TestSinceFromFirstPromptAcrossDroppedHistory(t *testing.T) {
 	}
 }
 
+// Rows move when tmux trims history (a tenth of history-limit at a time).
+// A cursor from a fresh prompt still finds its place when the history came
+// near the limit without a trim, and a wait given it sees the answer; when
+// the place was trimmed away, everything left is new; and an anchor that
+// repeats is never resolved by skipping lines.
+func TestSinceAcrossTrims(t *testing.T) {
+	srv := tmuxtest.New(t)
+	srv.NewPane("s", "bash", 60, 8)
+	srv.Tmux("set-option", "-t", "s", "history-limit", "20")
+	fresh := func() string {
+		pane := srv.Tmux("new-window", "-d", "-P", "-F", "#{pane_id}", "-t", "s:", tmuxtest.Shell(t, "bash"))
+		srv.WaitFor(pane, func(s string) bool { return strings.HasSuffix(strings.TrimSpace(s), "$") }, 10*time.Second)
+		return pane
+	}
+
+	// 30 rows in an 8-row pane: history 19 of 20, no trim yet.
+	pane := fresh()
+	c := mustJSON(t, srv, 0, "since", "--from-now", pane)["cursor"].(string)
+	typeLine(srv, pane, "seq 1 25", "25")
+	if h := srv.Tmux("display", "-p", "-t", pane, "#{history_size}"); h != "19" {
+		t.Fatalf("history_size %s, want 19 (of 20: near the limit, untrimmed)", h)
+	}
+	d := mustJSON(t, srv, 0, "since", "--cursor", c, pane)
+	if lines := strs(d["lines"]); d["continuous"] != true || len(lines) != 26 || lines[25] != "25" {
+		t.Errorf("near the limit, untrimmed: continuous %v (%v), %d lines", d["continuous"], d["reason"], len(lines))
+	}
+	if d := mustJSON(t, srv, 0, "wait", "--regex", "^25$", "--cursor", c, "--timeout", "5", pane); d["outcome"] != "matched" {
+		t.Errorf("wait near the limit: %v", d)
+	}
+
+	// Trimmed past the cursor's place: the read starts afresh, and a wait
+	// given the cursor takes what is left as new.
+	pane = fresh()
+	c = mustJSON(t, srv, 0, "since", "--from-now", pane)["cursor"].(string)
+	typeLine(srv, pane, "seq 1 40", "40")
+	d = mustJSON(t, srv, 0, "since", "--cursor", c, pane)
+	if lines := strs(d["lines"]); d["continuous"] != false || len(lines) == 0 || lines[len(lines)-1] != "40" {
+		t.Errorf("trimmed: continuous %v, %d lines", d["continuous"], len(lines))
+	}
+	if d := mustJSON(t, srv, 0, "wait", "--regex", "^40$", "--cursor", c, "--timeout", "5", pane); d["outcome"] != "matched" {
+		t.Errorf("wait after a trim: %v", d)
+	}
+
+	// An anchor of identical lines, then trims: no line of the new output
+	// is skipped (the places that fit may be several: then continuous is
+	// false and some lines come twice).
+	pane = fresh()
+	typeLine(srv, pane, "for i in 1 2 3 4 5; do echo same; done", "same")
+	c = mustJSON(t, srv, 0, "since", "--from-now", pane)["cursor"].(string)
+	typeLine(srv, pane, "for i in $(seq 1 12); do echo same; done; echo E''ND", "END")
+	d = mustJSON(t, srv, 0, "since", "--cursor", c, pane)
+	lines := strs(d["lines"])
+	same := 0
+	for _, l := range lines {
+		if l == "same" {
+			same++
+		}
+	}
+	if same < 12 || lines[len(lines)-1] != "END" || d["continuous"] == true && (same != 12 || !strings.HasPrefix(lines[0], "bash$ for")) {
+		t.Errorf("repeated anchor: continuous %v (%v), %d lines of same: %q", d["continuous"], d["reason"], same, lines)
+	}
+}
+
 // Under continuous output, successive reads never claim a gap that is not
 // there, and together they hold every line exactly once, in order: the
 // position and the text come from one tmux invocation.
