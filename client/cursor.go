@@ -162,10 +162,47 @@ func (c *Cursor) Encode(k *CursorKey) string {
 	if c.PartialLen > 0 {
 		b = binary.BigEndian.AppendUint64(b, c.Partial)
 	}
+	return k.seal(cursorPrefix, b)
+}
+
+// seal signs body (which starts with k's ID) and returns prefix and the
+// base64 of body and its MAC.
+func (k *CursorKey) seal(prefix string, body []byte) string {
 	mac := hmac.New(sha256.New, k.key)
-	mac.Write(b)
-	b = append(b, mac.Sum(nil)[:macLen]...)
-	return cursorPrefix + base64.RawURLEncoding.EncodeToString(b)
+	mac.Write(body)
+	return prefix + base64.RawURLEncoding.EncodeToString(append(body, mac.Sum(nil)[:macLen]...))
+}
+
+// unseal checks a text sealed with prefix and returns its body after the
+// key ID. what names the thing in errors ("cursor"). Errors:
+// cursor_invalid (not one, damaged, forged) and cursor_expired (signed
+// with another key).
+func (k *CursorKey) unseal(s, prefix, what string) ([]byte, error) {
+	bad := func(cause error, code tmxerr.Code, msg string) error {
+		return &tmxerr.Error{Code: code, Message: msg, Err: cause,
+			Hint: "omit the " + what + " to start afresh; the answer gives a new one"}
+	}
+	if len(s) > maxCursorText || !strings.HasPrefix(s, prefix) {
+		return nil, bad(errCursorForged, tmxerr.CursorInvalid, "the "+what+" is not a tmx "+what)
+	}
+	// One spelling per text: the decoder ignores CR, LF and the unused
+	// low bits of the last character, so the text must be the canonical
+	// encoding of what it decodes to.
+	text := s[len(prefix):]
+	b, err := base64.RawURLEncoding.DecodeString(text)
+	if err != nil || len(b) < keyIDLen+macLen+8 || base64.RawURLEncoding.EncodeToString(b) != text {
+		return nil, bad(errCursorForged, tmxerr.CursorInvalid, "the "+what+" is damaged")
+	}
+	body, sum := b[:len(b)-macLen], b[len(b)-macLen:]
+	if !hmac.Equal(body[:keyIDLen], k.ID[:]) {
+		return nil, bad(errCursorKey, tmxerr.CursorExpired, "the "+what+" was signed with another key (by the tmx CLI, by another tmx-mcp process, or before a restart), so it has expired")
+	}
+	mac := hmac.New(sha256.New, k.key)
+	mac.Write(body)
+	if !hmac.Equal(sum, mac.Sum(nil)[:macLen]) {
+		return nil, bad(errCursorForged, tmxerr.CursorInvalid, "the "+what+"'s signature does not match: it was changed or forged")
+	}
+	return body[keyIDLen:], nil
 }
 
 // Errors of DecodeCursor, wrapped in coded errors that tell the caller to
@@ -179,31 +216,11 @@ var (
 // cursor_invalid (malformed or forged) and cursor_expired (signed by
 // another key: another tmx-mcp process, or before a restart).
 func DecodeCursor(s string, k *CursorKey) (*Cursor, error) {
-	bad := func(cause error, code tmxerr.Code, msg string) error {
-		return &tmxerr.Error{Code: code, Message: msg, Err: cause,
-			Hint: "omit the cursor to start afresh; the answer gives a new one"}
+	body, err := k.unseal(s, cursorPrefix, "cursor")
+	if err != nil {
+		return nil, err
 	}
-	if len(s) > maxCursorText || !strings.HasPrefix(s, cursorPrefix) {
-		return nil, bad(errCursorForged, tmxerr.CursorInvalid, "the cursor is not a tmx cursor")
-	}
-	// One spelling per cursor: the decoder ignores CR, LF and the unused
-	// low bits of the last character, so the text must be the canonical
-	// encoding of what it decodes to.
-	text := s[len(cursorPrefix):]
-	b, err := base64.RawURLEncoding.DecodeString(text)
-	if err != nil || len(b) < keyIDLen+macLen+8 || base64.RawURLEncoding.EncodeToString(b) != text {
-		return nil, bad(errCursorForged, tmxerr.CursorInvalid, "the cursor is damaged")
-	}
-	body, sum := b[:len(b)-macLen], b[len(b)-macLen:]
-	if !hmac.Equal(body[:keyIDLen], k.ID[:]) {
-		return nil, bad(errCursorKey, tmxerr.CursorExpired, "the cursor was signed with another key (by the tmx CLI, by another tmx-mcp process, or before a restart), so it has expired")
-	}
-	mac := hmac.New(sha256.New, k.key)
-	mac.Write(body)
-	if !hmac.Equal(sum, mac.Sum(nil)[:macLen]) {
-		return nil, bad(errCursorForged, tmxerr.CursorInvalid, "the cursor's signature does not match: it was changed or forged")
-	}
-	r := &cursorReader{b: body[keyIDLen:]}
+	r := &cursorReader{b: body}
 	c := &Cursor{
 		SocketHash: r.u(), ServerPID: int(r.u()), StartTime: r.i(), PaneID: int(r.u()), PanePID: int(r.u()),
 		Anchor: int(r.i()), HistorySize: int(r.u()),
@@ -233,9 +250,15 @@ func DecodeCursor(s string, k *CursorKey) (*Cursor, error) {
 		}
 	}
 	if r.err || len(r.b) != 0 {
-		return nil, bad(errCursorForged, tmxerr.CursorInvalid, "the cursor is damaged")
+		return nil, damaged("cursor")
 	}
 	return c, nil
+}
+
+// damaged is the error for a signed text whose body does not decode.
+func damaged(what string) error {
+	return &tmxerr.Error{Code: tmxerr.CursorInvalid, Message: "the " + what + " is damaged", Err: errCursorForged,
+		Hint: "omit the " + what + " to start afresh; the answer gives a new one"}
 }
 
 type cursorReader struct {

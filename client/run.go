@@ -27,8 +27,11 @@ type RunOptions struct {
 	// MaxLines and MaxBytes are the output budget.
 	MaxLines, MaxBytes int
 	// Heartbeat is how often a long run checks that its pane and server
-	// still exist. Zero means one second.
+	// still exist, and whether its frame ended. Zero means one second.
 	Heartbeat time.Duration
+	// Key signs the resume token of a run tmx stops waiting for; without
+	// it no token is given.
+	Key *CursorKey
 }
 
 // RunResult is the outcome of a framed run. Output holds only the lines
@@ -54,6 +57,10 @@ type RunResult struct {
 	DroppedLines            int      `json:"dropped_lines"`
 	DroppedBytes            int      `json:"dropped_bytes"`
 	TargetPaneIDs           []string `json:"target_pane_ids"`
+	// Resume, given when tmx stopped waiting while the command still ran,
+	// waits for it again: tmx run --resume TOKEN (run_shell_command's
+	// resume) returns what a finished run returns.
+	Resume string `json:"resume,omitempty"`
 	// Note says what to do next when the result is not a plain completion.
 	Note string `json:"note,omitempty"`
 }
@@ -248,13 +255,30 @@ func (c *Client) Run(ctx context.Context, snap *Snapshot, p PaneInfo, command st
 		return nil, err
 	}
 
-	lines, found := c.awaitFrame(ctx, deadline, waiter, p, startAbs, m, o.Heartbeat, res)
+	lines, found, pending := c.awaitFrame(ctx, deadline, waiter, p, startAbs, m, o.Heartbeat, res)
 	cancel()
+	reap(pending)
+	if !found && !res.ServerGone && !res.PaneExited && o.Key != nil {
+		t := &RunToken{SocketHash: socketHash(snap.Server.SocketPath), ServerPID: snap.Server.PID, StartTime: snap.Server.StartTime,
+			PanePID: p.PanePID, OwnerPID: os.Getpid(), StartAbs: startAbs}
+		t.PaneID, _ = strconv.Atoi(strings.TrimPrefix(p.PaneID, "%"))
+		hex.Decode(t.Nonce[:], []byte(nonce))
+		res.Resume = t.Encode(o.Key)
+	}
+	c.finishRun(ctx, res, lines, found, m, cmdBuf, o)
+	res.DurationMS = time.Since(began).Milliseconds()
+	return res, nil
+}
 
+// finishRun fills in a run's result from its last capture: output, exit
+// status, what became of it, and a note on what to do next. cmdBuf is the
+// command's buffer, consumed to tell whether a frame that printed nothing
+// started; empty for a resumed run, which had started.
+func (c *Client) finishRun(ctx context.Context, res *RunResult, lines []string, found bool, m frameMarkers, cmdBuf string, o RunOptions) {
 	out, status, started, overflow := m.extract(lines)
-	cleared := overflow && c.historyCleared(ctx, p.PaneID)
+	cleared := overflow && c.historyCleared(ctx, res.PaneID)
 	overflow = overflow && !cleared
-	res.Started = started || found
+	res.Started = started || found || cmdBuf == ""
 	res.HistoryOverflow = overflow
 	if found {
 		// The frame's last steps (the tmux client that signalled, the
@@ -266,7 +290,7 @@ func (c *Client) Run(ctx context.Context, snap *Snapshot, p PaneInfo, command st
 	}
 	b := Budget(out, o.MaxLines, o.MaxBytes)
 	res.Output, res.Truncated, res.DroppedLines, res.DroppedBytes = b.Text(), b.Truncated || overflow || cleared, b.DroppedLines, b.DroppedBytes
-	if !res.Started {
+	if !res.Started && cmdBuf != "" {
 		// No marker was seen. The frame deletes the command's buffer when
 		// it reads it, so deleting it now tells whether it started, and if
 		// it had not, keeps a late start from running it (the frame then
@@ -285,29 +309,33 @@ func (c *Client) Run(ctx context.Context, snap *Snapshot, p PaneInfo, command st
 		res.Note = "the tmux server exited before the command finished; it may have run in part"
 	case res.PaneExited:
 		res.Note = "the pane's program exited before the command finished; it may have run in part"
+	case res.TimedOut && res.Started && res.Resume != "":
+		res.Note = fmt.Sprintf("the command may still be running after %gs: wait for it again with resume (tmx run --resume TOKEN), or interrupt it (send_keys C-c, tmx send)", o.Timeout.Seconds())
 	case res.TimedOut && res.Started:
-		res.Note = fmt.Sprintf("the command may still be running after %gs: look at pane %s (capture_pane, tmx capture) before retrying, or interrupt it (send_keys C-c, tmx send)", o.Timeout.Seconds(), p.PaneID)
+		res.Note = fmt.Sprintf("the command may still be running after %gs: look at pane %s (capture_pane, tmx capture) before retrying, or interrupt it (send_keys C-c, tmx send)", o.Timeout.Seconds(), res.PaneID)
 	case res.TimedOut:
-		res.Note = fmt.Sprintf("the command did not start within %gs and now never will: the shell in pane %s was busy; look at it before retrying", o.Timeout.Seconds(), p.PaneID)
+		res.Note = fmt.Sprintf("the command did not start within %gs and now never will: the shell in pane %s was busy; look at it before retrying", o.Timeout.Seconds(), res.PaneID)
 	case overflow:
 		res.Note = "the start of the output scrolled out of the pane's history (history-limit); it is lost"
 	case cleared:
 		res.Note = "the pane's history was cleared while the command ran (clear, or clear-history): output printed before that is gone"
 	}
-	res.DurationMS = time.Since(began).Milliseconds()
-	return res, nil
+	if !res.TimedOut || !res.Started {
+		res.Resume = ""
+	}
 }
 
 // awaitFrame waits until the end marker is on the pane, the deadline
 // passes, or the pane or server goes away (setting res.PaneExited or
-// res.ServerGone). It returns the last capture and whether it holds the end
-// marker. A wake-up without the end marker (a server shutting down wakes
+// res.ServerGone). It returns the last capture, whether it holds the end
+// marker, and the waiter when it is still pending: the caller cancels the
+// deadline, which kills its wait-for client, and reaps it. A wake-up
+// without the end marker (a server shutting down wakes
 // every wait-for client, B17) is checked, and the wait resumes if the pane
 // and server are still there.
-func (c *Client) awaitFrame(ctx, deadline context.Context, waiter <-chan waiterResult, p PaneInfo, startAbs int, m frameMarkers, every time.Duration, res *RunResult) ([]string, bool) {
+func (c *Client) awaitFrame(ctx, deadline context.Context, waiter <-chan waiterResult, p PaneInfo, startAbs int, m frameMarkers, every time.Duration, res *RunResult) (lines []string, found bool, pending <-chan waiterResult) {
 	heartbeat := time.NewTicker(every)
 	defer heartbeat.Stop()
-	var lines []string
 	for {
 		select {
 		case w := <-waiter:
@@ -316,7 +344,7 @@ func (c *Client) awaitFrame(ctx, deadline context.Context, waiter <-chan waiterR
 					lines = l
 				}
 				if m.hasEnd(lines) {
-					return lines, true
+					return lines, true, nil
 				}
 				// The trap prints the end marker before it signals, but tmux
 				// may read the pane's output after it handles the signal:
@@ -328,25 +356,100 @@ func (c *Client) awaitFrame(ctx, deadline context.Context, waiter <-chan waiterR
 						break
 					}
 					if lines = l; m.hasEnd(l) {
-						return lines, true
+						return lines, true, nil
 					}
 				}
 			}
 			if res.ServerGone, res.PaneExited = c.paneGone(ctx, p.PaneID); res.ServerGone || res.PaneExited {
-				return lines, false
+				return lines, false, nil
 			}
 			if deadline.Err() != nil {
-				return c.finalCapture(ctx, p, startAbs, m, lines, res)
+				lines, found = c.finalCapture(ctx, p, startAbs, m, lines, res)
+				return lines, found, nil
 			}
 			waiter = c.startWaiter(deadline, m.channel, p)
 		case <-deadline.Done():
 			<-waiter // the wait-for client is killed with the deadline; reap it
-			return c.finalCapture(ctx, p, startAbs, m, lines, res)
+			lines, found = c.finalCapture(ctx, p, startAbs, m, lines, res)
+			return lines, found, nil
 		case <-heartbeat.C:
 			if res.ServerGone, res.PaneExited = c.paneGone(ctx, p.PaneID); res.ServerGone || res.PaneExited {
-				return c.finalCapture(ctx, p, startAbs, m, lines, res)
+				lines, found = c.finalCapture(ctx, p, startAbs, m, lines, res)
+				return lines, found, waiter
+			}
+			// The frame's signal can be lost: tmux keeps the registration
+			// of a wait-for client that was killed (an earlier wait for
+			// this run), and that takes the signal. Look for the end too.
+			if l, err := c.readFrame(ctx, p.PaneID, startAbs, -1, m, nil); err == nil && m.hasEnd(l) {
+				return l, true, waiter
 			}
 		}
+	}
+}
+
+// Resume waits again for the run token names (see [RunToken]), for up to
+// o.Timeout, and returns what [Client.Run] returns for it: its output and
+// exit status once it ends, or timed_out with the same token. A pane
+// whose program exited or was respawned since gives pane_exited. Errors:
+// those of [DecodeRunToken], and cursor_other_server for a token of
+// another server generation.
+func (c *Client) Resume(ctx context.Context, snap *Snapshot, token string, o RunOptions) (*RunResult, error) {
+	began := time.Now()
+	t, err := DecodeRunToken(token, o.Key)
+	if err != nil {
+		return nil, err
+	}
+	srv := snap.Server
+	if t.SocketHash != socketHash(srv.SocketPath) || t.ServerPID != srv.PID || t.StartTime != srv.StartTime {
+		return nil, tmxerr.New(tmxerr.CursorOtherServer, "the resume token was made on another tmux server (or before this one restarted)",
+			"the run it names went with that server; look at the panes (tmx ls) for what is left")
+	}
+	if o.Heartbeat <= 0 {
+		o.Heartbeat = time.Second
+	}
+	id := t.paneID()
+	res := &RunResult{PaneID: id, EffectiveTimeoutSeconds: o.Timeout.Seconds(), TargetPaneIDs: []string{id}}
+	p := snap.Pane(id, "")
+	if p != nil {
+		res.WindowID, res.SessionID = p.WindowID, p.SessionID
+		res.Shell, _ = paneShell(*p)
+	}
+	m := t.markers()
+	var lines []string
+	found := false
+	switch {
+	case p == nil || p.PanePID != t.PanePID || p.PaneDead:
+		res.PaneExited = true
+	default:
+		// It may have ended already: the frame's signal then waits, kept
+		// by tmux, for this waiter, but the pane tells at once.
+		if lines, err = c.readFrame(ctx, id, t.StartAbs, -1, m, nil); err == nil && m.hasEnd(lines) {
+			found = true
+			break
+		}
+		deadline, cancel := context.WithTimeout(ctx, o.Timeout)
+		var pending <-chan waiterResult
+		lines, found, pending = c.awaitFrame(ctx, deadline, c.startWaiter(deadline, m.channel, *p), *p, t.StartAbs, m, o.Heartbeat, res)
+		cancel()
+		reap(pending)
+		if !found && !res.ServerGone && !res.PaneExited {
+			res.Resume = token
+		}
+	}
+	c.finishRun(ctx, res, lines, found, m, "", o)
+	if res.PaneExited && res.Note != "" {
+		res.Note = "the pane's program exited, or the pane was respawned, before the command finished; its status is lost"
+	}
+	res.DurationMS = time.Since(began).Milliseconds()
+	return res, nil
+}
+
+// reap waits for a pending waiter (nil: none) to report, once its
+// deadline is cancelled: its wait-for client is then killed and waited
+// for, so none outlives tmx.
+func reap(pending <-chan waiterResult) {
+	if pending != nil {
+		<-pending
 	}
 }
 

@@ -610,10 +610,11 @@ var tools = []Tool{
 	},
 	{
 		Name: "run_shell_command", Title: "Run shell command", Toolset: Execute,
-		Summary: "Runs a command in a pane's shell (bash, zsh, dash, sh, ksh or fish) in a subshell, waits for it, and returns exit_status and only what it printed, newest lines within the budget. One call replaces send-then-poll. Without target it uses the session \"main\", creating it when missing. A non-zero exit_status is a normal result; timed_out means the command may still be running (look with capture_pane before retrying). A pane in copy mode, dead, or not at a shell prompt is refused before anything is typed.",
+		Summary: "Runs a command in a pane's shell (bash, zsh, dash, sh, ksh or fish) in a subshell, waits for it, and returns exit_status and only what it printed, newest lines within the budget. One call replaces send-then-poll. Without target it uses the session \"main\", creating it when missing. A non-zero exit_status is a normal result; timed_out means the command may still be running: call again with the result's resume (and no command) to wait for it again and get its output and exit_status. A pane in copy mode, dead, or not at a shell prompt is refused before anything is typed.",
 		Params: []Param{
 			target(false, "The pane to run in (a session or window: its active pane; default: session \"main\")"),
-			{Name: "command", Type: "string", Required: true, Payload: true, Sink: SinkPaneShell, Description: "Shell text; several lines are fine."},
+			{Name: "command", Type: "string", Payload: true, Sink: SinkPaneShell, Description: "Shell text; several lines are fine. Required unless resume is given."},
+			{Name: "resume", Type: "string", Sink: SinkCursor, Description: "The resume token of a timed-out result: wait again for that run instead of running a command (no target or command with it)."},
 			pTimeout, pMaxLines, pMaxBytes,
 			{Name: "suppress_history", Type: "boolean", Sink: SinkBound, Description: "Start the typed line with a space, which shells that ignore such lines keep out of history (best effort). The command text itself never enters shell history."},
 		},
@@ -621,7 +622,19 @@ var tools = []Tool{
 		Reach:  ReachPaneCommand, Effects: []Effect{Change}, OutputClasses: []OutputClass{TerminalContent},
 		MayExposeSecrets: true, MayReturnUntrustedContent: true, Waits: true,
 		Argv: func(a Args) ([]string, string, error) {
-			v := argv{"run", "--json", "--stdin"}
+			v := argv{"run", "--json"}
+			if a.Has("resume") {
+				if a.Has("command") || a.Has("target") || a.Has("suppress_history") {
+					return nil, "", tmxerr.New(tmxerr.InvalidArgument, "resume takes no command, target or suppress_history", "give resume alone (with timeout_seconds, max_lines, max_bytes if you like)")
+				}
+				v.str(a, "resume", "resume")
+			} else {
+				if !a.Has("command") {
+					return nil, "", tmxerr.New(tmxerr.InvalidArgument, "command is required (or resume, to wait again for a timed-out run)",
+						"give the shell text to run as command")
+				}
+				v = append(v, "--stdin")
+			}
 			v.num(a, "timeout_seconds", "timeout")
 			v.num(a, "max_lines", "lines")
 			v.num(a, "max_bytes", "max-bytes")

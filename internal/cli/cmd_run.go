@@ -20,7 +20,7 @@ func runCmd(env *Env) *cli.Command {
 	return &cli.Command{
 		Name:      "run",
 		Usage:     "run a shell command in a pane; return its output and exit status",
-		UsageText: "run [--timeout SECONDS] [--suppress-history] [--lines N] [--max-bytes N] [--stdin] [TARGET] -- COMMAND...",
+		UsageText: "run [--timeout SECONDS] [--suppress-history] [--lines N] [--max-bytes N] [--stdin] [TARGET] -- COMMAND...\n   tmx run [--timeout SECONDS] [--lines N] [--max-bytes N] --resume TOKEN",
 		Description: "Runs COMMAND in a subshell of the pane's shell (bash, zsh, dash, sh, ksh or fish), waits for\n" +
 			"it, and prints only what it printed. tmx exits with the command's own status. Its cd, export\n" +
 			"and exit do not outlive the call, and the pane stays open.\n\n" +
@@ -35,7 +35,8 @@ func runCmd(env *Env) *cli.Command {
 			"never passes through the line editor or into shell history. --stdin reads it from stdin (so it\n" +
 			"does not show in ps). The wait is bounded: 30 s by default, at most TMX_WAIT_MAX_SECONDS (120).\n" +
 			"When tmx gives up waiting it exits 125 and says so: the command may still be running, so look\n" +
-			"at the pane before retrying.\n\n" +
+			"at the pane before retrying. Its result then carries resume, a token: tmx run --resume TOKEN\n" +
+			"waits for that run again and returns its output and exit status as if it had not timed out.\n\n" +
 			"Text typed at the prompt and not yet entered is cleared first (bash and zsh keep it: C-y).\n" +
 			"The pane shows one short line of plumbing per run (eval \"$(tmux ... show-buffer ...)\") and two\n" +
 			"marker lines (__tmx...); capture, since, search and wait see them like any other text.\n\n" +
@@ -45,9 +46,13 @@ func runCmd(env *Env) *cli.Command {
 			timeoutFlag,
 			&cli.BoolFlag{Name: "suppress-history", Usage: "start the typed line with a space (best effort: shells that ignore such lines keep it out of history)"},
 			stdinFlag("read COMMAND from stdin instead of the arguments"),
+			&cli.StringFlag{Name: "resume", Usage: "wait again for the run a timed-out result's `TOKEN` (resume) names, instead of running a command"},
 			linesFlag, maxBytesFlag, jsonFlag(),
 		},
 		Action: payloadAction(env, func(x *call) error {
+			if x.String("resume") != "" {
+				return resumeRun(x)
+			}
 			if len(x.args) > 1 {
 				return tmxerr.Errorf(tmxerr.Usage, "run takes at most one TARGET before --, got %d arguments", len(x.args)).
 					WithHint("put the command after --: tmx run TARGET -- COMMAND")
@@ -88,32 +93,77 @@ func runCmd(env *Env) *cli.Command {
 			if err != nil {
 				return err
 			}
-			l := cl.Limits()
-			res, err := cl.Run(x.ctx(), snap, p, command, client.RunOptions{
-				Timeout:         l.Timeout(x.Float64("timeout")),
-				SuppressHistory: x.Bool("suppress-history"),
-				MaxLines:        l.Lines(x.Int("lines")),
-				MaxBytes:        l.Bytes(x.Int("max-bytes")),
-			})
+			o, err := runOptions(x, cl)
 			if err != nil {
 				return err
 			}
-			if err := x.emit(result.Run{ServerRef: result.RefOf(snap), RunResult: *res}, func(w io.Writer) {
-				if res.Output != "" {
-					fmt.Fprintln(w, res.Output)
-				}
-				if res.Note != "" {
-					fmt.Fprintf(x.env.Err, "tmx: %s\n", res.Note)
-				}
-				if res.Truncated {
-					fmt.Fprintf(x.env.Err, "tmx: %d older lines and %d bytes not shown (--lines, --max-bytes)\n", res.DroppedLines, res.DroppedBytes)
-				}
-			}); err != nil {
+			res, err := cl.Run(x.ctx(), snap, p, command, o)
+			if err != nil {
 				return err
 			}
-			return exitStatus(runExitStatus(res))
+			return emitRun(x, snap, res)
 		}),
 	}
+}
+
+// runOptions reads run's flags, clamped to cl's limits, with the key that
+// signs a resume token.
+func runOptions(x *call, cl *client.Client) (client.RunOptions, error) {
+	key, err := x.cursorKey()
+	if err != nil {
+		return client.RunOptions{}, err
+	}
+	l := cl.Limits()
+	return client.RunOptions{
+		Timeout:         l.Timeout(x.Float64("timeout")),
+		SuppressHistory: x.Bool("suppress-history"),
+		MaxLines:        l.Lines(x.Int("lines")),
+		MaxBytes:        l.Bytes(x.Int("max-bytes")),
+		Key:             key,
+	}, nil
+}
+
+// resumeRun is tmx run --resume TOKEN: it waits again for a run that
+// timed out while its command still ran.
+func resumeRun(x *call) error {
+	if len(x.args) > 0 || len(x.payload) > 0 || x.Bool("stdin") || x.Bool("suppress-history") {
+		return tmxerr.New(tmxerr.Usage, "--resume takes no TARGET, COMMAND, --stdin or --suppress-history",
+			"the token names the pane and the run: tmx run --resume TOKEN")
+	}
+	cl, snap, err := x.snapshot()
+	if err != nil {
+		return err
+	}
+	o, err := runOptions(x, cl)
+	if err != nil {
+		return err
+	}
+	res, err := cl.Resume(x.ctx(), snap, x.String("resume"), o)
+	if err != nil {
+		return err
+	}
+	return emitRun(x, snap, res)
+}
+
+// emitRun prints a run's result and exits with runExitStatus.
+func emitRun(x *call, snap *client.Snapshot, res *client.RunResult) error {
+	if err := x.emit(result.Run{ServerRef: result.RefOf(snap), RunResult: *res}, func(w io.Writer) {
+		if res.Output != "" {
+			fmt.Fprintln(w, res.Output)
+		}
+		if res.Note != "" {
+			fmt.Fprintf(x.env.Err, "tmx: %s\n", res.Note)
+		}
+		if res.Resume != "" {
+			fmt.Fprintf(x.env.Err, "tmx: wait for it again with: tmx run --resume %s\n", res.Resume)
+		}
+		if res.Truncated {
+			fmt.Fprintf(x.env.Err, "tmx: %d older lines and %d bytes not shown (--lines, --max-bytes)\n", res.DroppedLines, res.DroppedBytes)
+		}
+	}); err != nil {
+		return err
+	}
+	return exitStatus(runExitStatus(res))
 }
 
 // runExitStatus maps a run result to tmx's exit status: the command's own,

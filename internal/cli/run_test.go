@@ -477,3 +477,50 @@ func TestRunStartedAndDashCommand(t *testing.T) {
 		t.Errorf("command starting with -: %v", d["output"])
 	}
 }
+
+// A run tmx stopped waiting for can be waited for again: the resume token
+// of the timed-out result gives the output and exit status of the finished
+// command, however late.
+func TestRunResume(t *testing.T) {
+	srv := tmuxtest.New(t)
+	pane := srv.NewPane("s", "bash", 80, 20)
+	d := runIn(t, srv, pane, "echo first; sleep 1.5; echo done; exit 4", tmxerr.ExitRunTimeout, "--timeout", "0.3")
+	token, _ := d["resume"].(string)
+	if d["timed_out"] != true || d["started"] != true || token == "" || !strings.Contains(d["note"].(string), "resume") {
+		t.Fatalf("timed out: %v", d)
+	}
+	// Not done yet within this wait: timed out again, same token.
+	d = mustJSON(t, srv, tmxerr.ExitRunTimeout, "run", "--timeout", "0.2", "--resume", token)
+	if d["timed_out"] != true || d["resume"] != token {
+		t.Errorf("resume too soon: %v", d)
+	}
+	d = mustJSON(t, srv, 4, "run", "--timeout", "10", "--resume", token)
+	if d["exit_status"] != float64(4) || d["output"] != "first\ndone" || d["timed_out"] != false || d["resume"] != nil || d["pane_id"] != pane {
+		t.Errorf("resumed: %v", d)
+	}
+	// Once finished, a resume answers at once, as often as asked.
+	start := time.Now()
+	if d := mustJSON(t, srv, 4, "run", "--resume", token); d["output"] != "first\ndone" || time.Since(start) > 5*time.Second {
+		t.Errorf("resume after the end: %v", d)
+	}
+	out, _ := exec.Command("pgrep", "-f", "tmux .*"+srv.Name+" .*wait-for").Output()
+	if strings.TrimSpace(string(out)) != "" {
+		t.Errorf("wait-for clients left behind: %s", out)
+	}
+
+	// Refusals: a damaged token, a token with a command or target.
+	if code, _ := mustFail(t, srv, 2, "run", "--resume", token[:len(token)-2]); code != tmxerr.CursorInvalid {
+		t.Errorf("damaged token: %s", code)
+	}
+	if code, _ := mustFail(t, srv, 2, "run", "--resume", token, pane, "--", "true"); code != tmxerr.Usage {
+		t.Errorf("token and command: %s", code)
+	}
+
+	// The pane went away meanwhile: pane_exited.
+	srv.Tmux("split-window", "-d", "-t", pane) // keep the session
+	d = runIn(t, srv, pane, "sleep 30", tmxerr.ExitRunTimeout, "--timeout", "0.3")
+	srv.Tmux("kill-pane", "-t", pane)
+	if d := mustJSON(t, srv, 1, "run", "--resume", d["resume"].(string)); d["pane_exited"] != true {
+		t.Errorf("resume of a closed pane: %v", d)
+	}
+}

@@ -181,6 +181,21 @@ func TestSDKEndToEnd(t *testing.T) {
 		t.Error("a #() in a session name ran")
 	}
 
+	// A run that outlives its wait is waited for again with its resume
+	// token, and gives its output and exit status.
+	d, res = call(t, s, tools, "run_shell_command", map[string]any{"target": pane, "command": "sleep 1; echo LATE; exit 2", "timeout_seconds": 0.3})
+	token, _ := d["resume"].(string)
+	if d == nil || d["timed_out"] != true || token == "" {
+		t.Fatalf("timed-out run: %v %s", d, errText(res))
+	}
+	if _, res := call(t, s, tools, "run_shell_command", map[string]any{"resume": token, "command": "true"}); !strings.Contains(errText(res), "invalid_argument") {
+		t.Errorf("resume with a command: %s", errText(res))
+	}
+	d, res = call(t, s, tools, "run_shell_command", map[string]any{"resume": token, "timeout_seconds": 10})
+	if d == nil || d["exit_status"] != float64(2) || d["output"] != "LATE" {
+		t.Errorf("resumed run: %v %s", d, errText(res))
+	}
+
 	// A huge timeout is clamped to the ceiling, by tmx-mcp's own deadline
 	// too (it once overflowed and killed the call at once).
 	call(t, s, tools, "signal_channel", map[string]any{"channel": "huge"})

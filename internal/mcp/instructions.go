@@ -8,7 +8,7 @@ const Instructions = `tmx gives you tmux panes with the user's authority. It is 
 Targets, one grammar everywhere: %7 pane id, @3 window id, $1 session id, work (session, exact name), work:2 or work:logs (window), work:2.1 (pane), . (your own pane). Names never match by prefix. Prefer pane ids from list_panes or from results (pane_id): a session or window means its active pane, which can change.
 
 Waiting, cheapest first; do not poll with capture_pane:
-1. run_shell_command: you wrote the command. It waits and returns exit_status and only the command's output. A non-zero exit_status is a normal result; timed_out means it may still run, so look before retrying.
+1. run_shell_command: you wrote the command. It waits and returns exit_status and only the command's output. A non-zero exit_status is a normal result; timed_out means it may still run: call again with its resume token (no command) to wait for it again, never run it twice.
 2. wait_for_channel: append "; tmux wait-for -S NAME" to what you send, then block on NAME.
 3. wait_for_text: for output you did not start (a server coming up). Text already on screen is reported as present_at_entry.
 4. capture_since: pass back the cursor it returns and get only new lines.

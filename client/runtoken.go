@@ -1,0 +1,75 @@
+package client
+
+import (
+	"encoding/binary"
+	"encoding/hex"
+	"fmt"
+)
+
+// RunToken names a run tmx stopped waiting for while its command still
+// ran: where its frame is (server generation, pane, the pane's process),
+// the frame's nonce, which makes its markers and its wait-for channel, and
+// the absolute row its start marker was printed at or below. tmx run
+// --resume (run_shell_command's resume) waits for it again and returns
+// what a finished run returns. It is signed like a since cursor, with the
+// same key.
+type RunToken struct {
+	SocketHash uint64
+	ServerPID  int
+	StartTime  int64
+	PaneID     int
+	PanePID    int
+	// OwnerPID is the pid of the tmx process that typed the frame: the
+	// frame's channel is named after it.
+	OwnerPID int
+	Nonce    [8]byte
+	StartAbs int
+}
+
+const runTokenPrefix = "r1."
+
+// Encode returns the signed, opaque text of t.
+func (t *RunToken) Encode(k *CursorKey) string {
+	b := append([]byte(nil), k.ID[:]...)
+	b = binary.AppendUvarint(b, t.SocketHash)
+	b = binary.AppendUvarint(b, uint64(t.ServerPID))
+	b = binary.AppendVarint(b, t.StartTime)
+	b = binary.AppendUvarint(b, uint64(t.PaneID))
+	b = binary.AppendUvarint(b, uint64(t.PanePID))
+	b = binary.AppendUvarint(b, uint64(t.OwnerPID))
+	b = append(b, t.Nonce[:]...)
+	b = binary.AppendVarint(b, int64(t.StartAbs))
+	return k.seal(runTokenPrefix, b)
+}
+
+// DecodeRunToken checks s's signature with k and decodes it. Errors:
+// cursor_invalid (malformed, changed or forged) and cursor_expired (signed
+// by another key).
+func DecodeRunToken(s string, k *CursorKey) (*RunToken, error) {
+	body, err := k.unseal(s, runTokenPrefix, "resume token")
+	if err != nil {
+		return nil, err
+	}
+	r := &cursorReader{b: body}
+	t := &RunToken{SocketHash: r.u(), ServerPID: int(r.u()), StartTime: r.i(), PaneID: int(r.u()), PanePID: int(r.u()), OwnerPID: int(r.u())}
+	if r.err || len(r.b) < len(t.Nonce) {
+		return nil, damaged("resume token")
+	}
+	copy(t.Nonce[:], r.b)
+	r.b = r.b[len(t.Nonce):]
+	t.StartAbs = int(r.i())
+	if r.err || len(r.b) != 0 {
+		return nil, damaged("resume token")
+	}
+	return t, nil
+}
+
+// markers returns the frame markers and channel of the run t names (see
+// [Client.Run]).
+func (t *RunToken) markers() frameMarkers {
+	nonce := hex.EncodeToString(t.Nonce[:])
+	return frameMarkers{half1: "__tmx" + nonce[:8], half2: nonce[8:], channel: fmt.Sprintf("tmx-%d-%s", t.OwnerPID, nonce)}
+}
+
+// paneID returns the id of the pane t names, as tmux prints it.
+func (t *RunToken) paneID() string { return fmt.Sprintf("%%%d", t.PaneID) }
