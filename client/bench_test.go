@@ -32,7 +32,7 @@ func BenchmarkParseRecords(b *testing.B) {
 
 func BenchmarkCursorEncodeDecode(b *testing.B) {
 	k := NewCursorKey()
-	c := &Cursor{SocketHash: 1, ServerPID: 4242, StartTime: 1796000000, PaneID: 7, PanePID: 5151, Anchor: 10234, HistorySize: 10200, Hashes: []uint64{1, 2, 3}}
+	c := &Cursor{paneGen: paneGen{SocketHash: 1, ServerPID: 4242, StartTime: 1796000000, PaneID: 7, PanePID: 5151}, Anchor: 10234, HistorySize: 10200, Hashes: []uint64{1, 2, 3}}
 	for b.Loop() {
 		if _, err := DecodeCursor(c.Encode(k), k); err != nil {
 			b.Fatal(err)

@@ -12,6 +12,7 @@ import (
 	"hash/fnv"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 
 	"github.com/tmx-sh/tmx/tmxerr"
@@ -28,11 +29,7 @@ import (
 // over, and the next read says so (continuous: false) instead of stitching
 // two screens together.
 type Cursor struct {
-	SocketHash uint64 // FNV-64a of the server's socket path
-	ServerPID  int
-	StartTime  int64
-	PaneID     int // the number of %N
-	PanePID    int
+	paneGen
 	// Anchor is the absolute row the anchor lines start on; with no
 	// anchor lines (nothing was finished), the row the terminal cursor was
 	// on, where new lines start.
@@ -143,15 +140,43 @@ func lineHash(s string) uint64 {
 
 func socketHash(path string) uint64 { return lineHash(path) }
 
+// paneGen names one pane of one server generation, as a signed text
+// records it: the socket (FNV-64a of its path), the server's pid and start
+// time, the pane's number (%N) and its process.
+type paneGen struct {
+	SocketHash uint64
+	ServerPID  int
+	StartTime  int64
+	PaneID     int
+	PanePID    int
+}
+
+// genOf returns the paneGen of pane paneID (%N) of srv, run by panePID.
+func genOf(srv Server, paneID string, panePID int) paneGen {
+	n, _ := strconv.Atoi(strings.TrimPrefix(paneID, "%"))
+	return paneGen{SocketHash: socketHash(srv.SocketPath), ServerPID: srv.PID, StartTime: srv.StartTime, PaneID: n, PanePID: panePID}
+}
+
+// onServer reports whether g belongs to srv's generation.
+func (g paneGen) onServer(srv Server) bool {
+	return g.SocketHash == socketHash(srv.SocketPath) && g.ServerPID == srv.PID && g.StartTime == srv.StartTime
+}
+
+func (g paneGen) append(b []byte) []byte {
+	b = binary.AppendUvarint(b, g.SocketHash)
+	b = binary.AppendUvarint(b, uint64(g.ServerPID))
+	b = binary.AppendVarint(b, g.StartTime)
+	b = binary.AppendUvarint(b, uint64(g.PaneID))
+	return binary.AppendUvarint(b, uint64(g.PanePID))
+}
+
+func (g *paneGen) read(r *cursorReader) {
+	g.SocketHash, g.ServerPID, g.StartTime, g.PaneID, g.PanePID = r.u(), int(r.u()), r.i(), int(r.u()), int(r.u())
+}
+
 // Encode returns the signed, opaque text of c.
 func (c *Cursor) Encode(k *CursorKey) string {
-	var b []byte
-	b = append(b, k.ID[:]...)
-	b = binary.AppendUvarint(b, c.SocketHash)
-	b = binary.AppendUvarint(b, uint64(c.ServerPID))
-	b = binary.AppendVarint(b, c.StartTime)
-	b = binary.AppendUvarint(b, uint64(c.PaneID))
-	b = binary.AppendUvarint(b, uint64(c.PanePID))
+	b := c.paneGen.append(append([]byte(nil), k.ID[:]...))
 	b = binary.AppendVarint(b, int64(c.Anchor))
 	b = binary.AppendUvarint(b, uint64(c.HistorySize))
 	b = binary.AppendUvarint(b, uint64(len(c.Hashes)))
@@ -221,10 +246,9 @@ func DecodeCursor(s string, k *CursorKey) (*Cursor, error) {
 		return nil, err
 	}
 	r := &cursorReader{b: body}
-	c := &Cursor{
-		SocketHash: r.u(), ServerPID: int(r.u()), StartTime: r.i(), PaneID: int(r.u()), PanePID: int(r.u()),
-		Anchor: int(r.i()), HistorySize: int(r.u()),
-	}
+	c := &Cursor{}
+	c.paneGen.read(r)
+	c.Anchor, c.HistorySize = int(r.i()), int(r.u())
 	n := r.u()
 	if n > anchorLines {
 		r.err = true
@@ -289,7 +313,7 @@ func (r *cursorReader) i() int64 {
 // Check refuses a cursor made for another server generation or pane.
 // Errors: cursor_other_server, cursor_other_pane.
 func (c *Cursor) Check(srv Server, paneID string) error {
-	if c.SocketHash != socketHash(srv.SocketPath) || c.ServerPID != srv.PID || c.StartTime != srv.StartTime {
+	if !c.onServer(srv) {
 		return tmxerr.New(tmxerr.CursorOtherServer, "the cursor was made on another tmux server (or before this one restarted)",
 			"omit the cursor to start afresh; the answer gives a new one")
 	}

@@ -25,8 +25,8 @@ var (
 )
 
 // seedCursor is a cursor signed with fuzzKey, for seeds and benchmarks.
-var seedCursor = &Cursor{SocketHash: socketHash("/tmp/tmux-1000/tmx"), ServerPID: 4242, StartTime: 1796000000,
-	PaneID: 7, PanePID: 5151, Anchor: 10234, HistorySize: 10200, Hashes: []uint64{lineHash("$ make"), lineHash("ok"), lineHash("$ ")}}
+var seedCursor = &Cursor{paneGen: paneGen{SocketHash: socketHash("/tmp/tmux-1000/tmx"), ServerPID: 4242, StartTime: 1796000000,
+	PaneID: 7, PanePID: 5151}, Anchor: 10234, HistorySize: 10200, Hashes: []uint64{lineHash("$ make"), lineHash("ok"), lineHash("$ ")}}
 
 // decodeOK decodes s with k, checking that a refusal is a coded cursor
 // error that tells the caller to start afresh.
@@ -104,7 +104,7 @@ func FuzzCursorRoundTrip(f *testing.F) {
 	f.Add(uint64(1), 2, int64(3), 4, 5, 6, 7, uint8(4), lineHash("$"), uint64(1), uint64(0), uint(9), byte(2)) // a partial line
 	f.Add(^uint64(0), -1, int64(-1<<63), -1<<63, 1<<63-1, -1, -1, uint8(255), ^uint64(0), uint64(1), uint64(1<<63), uint(1000), byte(0xff))
 	f.Fuzz(func(t *testing.T, sock uint64, spid int, start int64, pane, ppid, anchor, hist int, n uint8, h0, h1, h2 uint64, at uint, flip byte) {
-		c := &Cursor{SocketHash: sock, ServerPID: spid, StartTime: start, PaneID: pane, PanePID: ppid, Anchor: anchor, HistorySize: hist}
+		c := &Cursor{paneGen: paneGen{SocketHash: sock, ServerPID: spid, StartTime: start, PaneID: pane, PanePID: ppid}, Anchor: anchor, HistorySize: hist}
 		if k := int(n) % (anchorLines + 1); k > 0 {
 			c.Hashes = []uint64{h0, h1, h2}[:k]
 		}

@@ -259,9 +259,7 @@ func (c *Client) Run(ctx context.Context, snap *Snapshot, p PaneInfo, command st
 	cancel()
 	reap(pending)
 	if !found && !res.ServerGone && !res.PaneExited && o.Key != nil {
-		t := &RunToken{SocketHash: socketHash(snap.Server.SocketPath), ServerPID: snap.Server.PID, StartTime: snap.Server.StartTime,
-			PanePID: p.PanePID, OwnerPID: os.Getpid(), StartAbs: startAbs}
-		t.PaneID, _ = strconv.Atoi(strings.TrimPrefix(p.PaneID, "%"))
+		t := &RunToken{paneGen: genOf(snap.Server, p.PaneID, p.PanePID), OwnerPID: os.Getpid(), StartAbs: startAbs}
 		hex.Decode(t.Nonce[:], []byte(nonce))
 		res.Resume = t.Encode(o.Key)
 	}
@@ -400,7 +398,7 @@ func (c *Client) Resume(ctx context.Context, snap *Snapshot, token string, o Run
 		return nil, err
 	}
 	srv := snap.Server
-	if t.SocketHash != socketHash(srv.SocketPath) || t.ServerPID != srv.PID || t.StartTime != srv.StartTime {
+	if !t.onServer(srv) {
 		return nil, tmxerr.New(tmxerr.CursorOtherServer, "the resume token was made on another tmux server (or before this one restarted)",
 			"the run it names went with that server; look at the panes (tmx ls) for what is left")
 	}

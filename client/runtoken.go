@@ -14,11 +14,7 @@ import (
 // what a finished run returns. It is signed like a since cursor, with the
 // same key.
 type RunToken struct {
-	SocketHash uint64
-	ServerPID  int
-	StartTime  int64
-	PaneID     int
-	PanePID    int
+	paneGen
 	// OwnerPID is the pid of the tmx process that typed the frame: the
 	// frame's channel is named after it.
 	OwnerPID int
@@ -30,12 +26,7 @@ const runTokenPrefix = "r1."
 
 // Encode returns the signed, opaque text of t.
 func (t *RunToken) Encode(k *CursorKey) string {
-	b := append([]byte(nil), k.ID[:]...)
-	b = binary.AppendUvarint(b, t.SocketHash)
-	b = binary.AppendUvarint(b, uint64(t.ServerPID))
-	b = binary.AppendVarint(b, t.StartTime)
-	b = binary.AppendUvarint(b, uint64(t.PaneID))
-	b = binary.AppendUvarint(b, uint64(t.PanePID))
+	b := t.paneGen.append(append([]byte(nil), k.ID[:]...))
 	b = binary.AppendUvarint(b, uint64(t.OwnerPID))
 	b = append(b, t.Nonce[:]...)
 	b = binary.AppendVarint(b, int64(t.StartAbs))
@@ -51,7 +42,9 @@ func DecodeRunToken(s string, k *CursorKey) (*RunToken, error) {
 		return nil, err
 	}
 	r := &cursorReader{b: body}
-	t := &RunToken{SocketHash: r.u(), ServerPID: int(r.u()), StartTime: r.i(), PaneID: int(r.u()), PanePID: int(r.u()), OwnerPID: int(r.u())}
+	t := &RunToken{}
+	t.paneGen.read(r)
+	t.OwnerPID = int(r.u())
 	if r.err || len(r.b) < len(t.Nonce) {
 		return nil, damaged("resume token")
 	}

@@ -7,7 +7,7 @@ import (
 	"github.com/tmx-sh/tmx/tmxerr"
 )
 
-var seedToken = &RunToken{SocketHash: 1, ServerPID: 4242, StartTime: 1796000000, PaneID: 7, PanePID: 5151, OwnerPID: 99,
+var seedToken = &RunToken{paneGen: paneGen{SocketHash: 1, ServerPID: 4242, StartTime: 1796000000, PaneID: 7, PanePID: 5151}, OwnerPID: 99,
 	Nonce: [8]byte{1, 2, 3, 4, 5, 6, 7, 8}, StartAbs: 10234}
 
 // A token reads back as itself, names its run's markers and channel, and

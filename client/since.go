@@ -4,8 +4,6 @@ import (
 	"context"
 	"slices"
 	"sort"
-	"strconv"
-	"strings"
 )
 
 // SinceOptions configures [Client.Since].
@@ -281,9 +279,7 @@ func cursorAfter(srv Server, l *Look, prev *Cursor) *Cursor {
 // part of l's finished lines: everything after fin, the terminal cursor's
 // line included, is new to it.
 func cursorThrough(srv Server, l *Look, fin []Line, prev *Cursor) *Cursor {
-	n, _ := strconv.Atoi(strings.TrimPrefix(l.PaneID, "%"))
-	c := &Cursor{SocketHash: socketHash(srv.SocketPath), ServerPID: srv.PID, StartTime: srv.StartTime,
-		PaneID: n, PanePID: l.PanePID, HistorySize: l.HistorySize, Anchor: l.CursorAbs()}
+	c := &Cursor{paneGen: genOf(srv, l.PaneID, l.PanePID), HistorySize: l.HistorySize, Anchor: l.CursorAbs()}
 	if len(fin) == 0 {
 		if prev != nil && len(prev.Hashes) > 0 {
 			c.Anchor, c.Hashes = prev.Anchor, prev.Hashes
