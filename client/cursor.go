@@ -199,13 +199,12 @@ func (k *CursorKey) seal(prefix string, body []byte) string {
 }
 
 // unseal checks a text sealed with prefix and returns its body after the
-// key ID. what names the thing in errors ("cursor"). Errors:
-// cursor_invalid (not one, damaged, forged) and cursor_expired (signed
-// with another key).
-func (k *CursorKey) unseal(s, prefix, what string) ([]byte, error) {
+// key ID. what names the thing in errors ("cursor"), hint says what to do
+// instead. Errors: cursor_invalid (not one, damaged, forged) and
+// cursor_expired (signed with another key).
+func (k *CursorKey) unseal(s, prefix, what, hint string) ([]byte, error) {
 	bad := func(cause error, code tmxerr.Code, msg string) error {
-		return &tmxerr.Error{Code: code, Message: msg, Err: cause,
-			Hint: "omit the " + what + " to start afresh; the answer gives a new one"}
+		return &tmxerr.Error{Code: code, Message: msg, Err: cause, Hint: hint}
 	}
 	if len(s) > maxCursorText || !strings.HasPrefix(s, prefix) {
 		return nil, bad(errCursorForged, tmxerr.CursorInvalid, "the "+what+" is not a tmx "+what)
@@ -241,7 +240,7 @@ var (
 // cursor_invalid (malformed or forged) and cursor_expired (signed by
 // another key: another tmx-mcp process, or before a restart).
 func DecodeCursor(s string, k *CursorKey) (*Cursor, error) {
-	body, err := k.unseal(s, cursorPrefix, "cursor")
+	body, err := k.unseal(s, cursorPrefix, "cursor", cursorHint)
 	if err != nil {
 		return nil, err
 	}
@@ -274,15 +273,17 @@ func DecodeCursor(s string, k *CursorKey) (*Cursor, error) {
 		}
 	}
 	if r.err || len(r.b) != 0 {
-		return nil, damaged("cursor")
+		return nil, damaged("cursor", cursorHint)
 	}
 	return c, nil
 }
 
+// cursorHint is the recovery from a cursor that cannot be used.
+const cursorHint = "omit the cursor to start afresh; the answer gives a new one"
+
 // damaged is the error for a signed text whose body does not decode.
-func damaged(what string) error {
-	return &tmxerr.Error{Code: tmxerr.CursorInvalid, Message: "the " + what + " is damaged", Err: errCursorForged,
-		Hint: "omit the " + what + " to start afresh; the answer gives a new one"}
+func damaged(what, hint string) error {
+	return &tmxerr.Error{Code: tmxerr.CursorInvalid, Message: "the " + what + " is damaged", Err: errCursorForged, Hint: hint}
 }
 
 type cursorReader struct {

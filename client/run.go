@@ -48,6 +48,10 @@ type RunResult struct {
 	PaneExited      bool   `json:"pane_exited"`
 	ServerGone      bool   `json:"server_gone"`
 	HistoryOverflow bool   `json:"history_overflow"`
+	// EndLost is true when the command ended but its end line, and with
+	// it the exit status, was gone from the pane before tmx read it
+	// (cleared, or scrolled past history-limit).
+	EndLost bool `json:"end_lost,omitempty"`
 	// StartUnknown is true when the server went away before tmx could tell
 	// whether the command started; Started is then true, to be safe.
 	StartUnknown            bool     `json:"start_unknown,omitempty"`
@@ -255,7 +259,7 @@ func (c *Client) Run(ctx context.Context, snap *Snapshot, p PaneInfo, command st
 		return nil, err
 	}
 
-	lines, found, pending := c.awaitFrame(ctx, deadline, waiter, p, startAbs, m, o.Heartbeat, res)
+	lines, found, pending := c.awaitFrame(ctx, deadline, waiter, p, startAbs, m, o.Heartbeat, false, res)
 	cancel()
 	reap(pending)
 	if !found && !res.ServerGone && !res.PaneExited && o.Key != nil {
@@ -283,7 +287,7 @@ func (c *Client) finishRun(ctx context.Context, res *RunResult, lines []string, 
 		// subshell) may still be ending; the next run waits for the prompt
 		// (CheckRunnable), so this one returns at once.
 		res.ExitStatus = &status
-	} else if !res.ServerGone && !res.PaneExited {
+	} else if !res.ServerGone && !res.PaneExited && !res.EndLost {
 		res.TimedOut = true
 	}
 	b := Budget(out, o.MaxLines, o.MaxBytes)
@@ -303,6 +307,8 @@ func (c *Client) finishRun(ctx context.Context, res *RunResult, lines []string, 
 		}
 	}
 	switch {
+	case res.EndLost:
+		res.Note = "the command ended, but its end line was gone from the pane (cleared, or scrolled past history-limit) before tmx read it: its exit status is lost, and the output shown may be partial"
 	case res.ServerGone:
 		res.Note = "the tmux server exited before the command finished; it may have run in part"
 	case res.PaneExited:
@@ -331,7 +337,7 @@ func (c *Client) finishRun(ctx context.Context, res *RunResult, lines []string, 
 // without the end marker (a server shutting down wakes
 // every wait-for client, B17) is checked, and the wait resumes if the pane
 // and server are still there.
-func (c *Client) awaitFrame(ctx, deadline context.Context, waiter <-chan waiterResult, p PaneInfo, startAbs int, m frameMarkers, every time.Duration, res *RunResult) (lines []string, found bool, pending <-chan waiterResult) {
+func (c *Client) awaitFrame(ctx, deadline context.Context, waiter <-chan waiterResult, p PaneInfo, startAbs int, m frameMarkers, every time.Duration, started bool, res *RunResult) (lines []string, found bool, pending <-chan waiterResult) {
 	heartbeat := time.NewTicker(every)
 	defer heartbeat.Stop()
 	for {
@@ -358,7 +364,15 @@ func (c *Client) awaitFrame(ctx, deadline context.Context, waiter <-chan waiterR
 					}
 				}
 			}
-			if res.ServerGone, res.PaneExited = c.paneGone(ctx, p.PaneID); res.ServerGone || res.PaneExited {
+			if res.ServerGone, res.PaneExited = c.paneGone(ctx, p); res.ServerGone || res.PaneExited {
+				return lines, false, nil
+			}
+			if w.err == nil && !m.hasEnd(lines) {
+				// The private channel was signalled (only the frame's EXIT
+				// trap does that) and pane and server are there, but the
+				// end line is not: the command ended, and the line went
+				// (cleared, or past history-limit) before it was read.
+				res.EndLost = true
 				return lines, false, nil
 			}
 			if deadline.Err() != nil {
@@ -371,7 +385,7 @@ func (c *Client) awaitFrame(ctx, deadline context.Context, waiter <-chan waiterR
 			lines, found = c.finalCapture(ctx, p, startAbs, m, lines, res)
 			return lines, found, nil
 		case <-heartbeat.C:
-			if res.ServerGone, res.PaneExited = c.paneGone(ctx, p.PaneID); res.ServerGone || res.PaneExited {
+			if res.ServerGone, res.PaneExited = c.paneGone(ctx, p); res.ServerGone || res.PaneExited {
 				lines, found = c.finalCapture(ctx, p, startAbs, m, lines, res)
 				return lines, found, waiter
 			}
@@ -380,6 +394,12 @@ func (c *Client) awaitFrame(ctx, deadline context.Context, waiter <-chan waiterR
 			// this run), and that takes the signal. Look for the end too.
 			if l, err := c.readFrame(ctx, p.PaneID, startAbs, -1, m, nil); err == nil && m.hasEnd(l) {
 				return l, true, waiter
+			}
+			if started {
+				if l, found, ended := c.endedUnseen(ctx, p, startAbs, m); ended {
+					res.EndLost = !found
+					return l, found, waiter
+				}
 			}
 		}
 	}
@@ -415,31 +435,63 @@ func (c *Client) Resume(ctx context.Context, snap *Snapshot, token string, o Run
 	m := t.markers()
 	var lines []string
 	found := false
+	if p != nil {
+		// It may have ended already (the pane, even dead or respawned,
+		// may still show its end line): the pane tells at once.
+		if lines, err = c.readFrame(ctx, id, t.StartAbs, -1, m, nil); err == nil && m.hasEnd(lines) {
+			found = true
+		}
+	}
+	ended := false
+	if !found && p != nil && p.PanePID == t.PanePID && !p.PaneDead {
+		var l []string
+		if l, found, ended = c.endedUnseen(ctx, *p, t.StartAbs, m); ended {
+			lines, res.EndLost = l, !found
+		}
+	}
 	switch {
+	case found || ended:
 	case p == nil || p.PanePID != t.PanePID || p.PaneDead:
 		res.PaneExited = true
 	default:
-		// It may have ended already: the frame's signal then waits, kept
-		// by tmux, for this waiter, but the pane tells at once.
-		if lines, err = c.readFrame(ctx, id, t.StartAbs, -1, m, nil); err == nil && m.hasEnd(lines) {
-			found = true
-			break
-		}
 		deadline, cancel := context.WithTimeout(ctx, o.Timeout)
 		var pending <-chan waiterResult
-		lines, found, pending = c.awaitFrame(ctx, deadline, c.startWaiter(deadline, m.channel, *p), *p, t.StartAbs, m, o.Heartbeat, res)
+		lines, found, pending = c.awaitFrame(ctx, deadline, c.startWaiter(deadline, m.channel, *p), *p, t.StartAbs, m, o.Heartbeat, true, res)
 		cancel()
 		reap(pending)
-		if !found && !res.ServerGone && !res.PaneExited {
+		if !found && !res.ServerGone && !res.PaneExited && !res.EndLost {
 			res.Resume = token
 		}
 	}
 	c.finishRun(ctx, res, lines, found, m, "", o)
-	if res.PaneExited && res.Note != "" {
-		res.Note = "the pane's program exited, or the pane was respawned, before the command finished; its status is lost"
+	if res.PaneExited {
+		res.Note = "the pane's program exited, or the pane was respawned, and the command's end line is not in the pane: its exit status is lost"
 	}
 	res.DurationMS = time.Since(began).Milliseconds()
 	return res, nil
+}
+
+// endedUnseen tells, for a frame known to have started, whether it has
+// ended although its end line was not seen: the pane's shell is back at its
+// prompt (read in /proc; false where /proc cannot tell). The end line may
+// only be on its way into tmux, so the pane is read again briefly first.
+// It returns the last capture and whether that holds the end line after
+// all.
+func (c *Client) endedUnseen(ctx context.Context, p PaneInfo, startAbs int, m frameMarkers) (lines []string, found, ended bool) {
+	if atPrompt, _, ok := foreground(p.PanePID); !ok || !atPrompt {
+		return nil, false, false
+	}
+	for _, d := range []time.Duration{20 * time.Millisecond, 100 * time.Millisecond} {
+		time.Sleep(d)
+		l, err := c.readFrame(ctx, p.PaneID, startAbs, -1, m, nil)
+		if err != nil {
+			return lines, false, false
+		}
+		if lines = l; m.hasEnd(l) {
+			return lines, true, true
+		}
+	}
+	return lines, false, true
 }
 
 // reap waits for a pending waiter (nil: none) to report, once its
@@ -556,8 +608,9 @@ func (c *Client) historyCleared(ctx context.Context, paneID string) bool {
 
 // paneGone reports whether the server has gone, or the pane has exited or
 // disappeared.
-func (c *Client) paneGone(ctx context.Context, paneID string) (serverGone, paneExited bool) {
-	recs, err := c.Query(ctx, []string{"pane_id", "pane_dead"}, "display-message", "-p", "-t", paneID, FormatArg)
+func (c *Client) paneGone(ctx context.Context, p PaneInfo) (serverGone, paneExited bool) {
+	paneID := p.PaneID
+	recs, err := c.Query(ctx, []string{"pane_id", "pane_dead", "pane_pid"}, "display-message", "-p", "-t", paneID, FormatArg)
 	switch {
 	case ctx.Err() != nil:
 		return false, false
@@ -571,7 +624,8 @@ func (c *Client) paneGone(ctx context.Context, paneID string) (serverGone, paneE
 		// display-message falls back to another pane when the target is
 		// gone (B19), so a different pane id means ours is gone.
 	default:
-		return false, recs[0][1] == "1"
+		// A respawned pane runs another process: the one watched is gone.
+		return false, recs[0][1] == "1" || p.PanePID > 0 && atoi(recs[0][2]) != p.PanePID
 	}
 	// The pane is gone. A server told to exit (kill-server) destroys every
 	// session first and answers a little longer: the pane's end is then

@@ -37,7 +37,7 @@ func (t *RunToken) Encode(k *CursorKey) string {
 // cursor_invalid (malformed, changed or forged) and cursor_expired (signed
 // by another key).
 func DecodeRunToken(s string, k *CursorKey) (*RunToken, error) {
-	body, err := k.unseal(s, runTokenPrefix, "resume token")
+	body, err := k.unseal(s, runTokenPrefix, "resume token", resumeHint)
 	if err != nil {
 		return nil, err
 	}
@@ -46,16 +46,20 @@ func DecodeRunToken(s string, k *CursorKey) (*RunToken, error) {
 	t.paneGen.read(r)
 	t.OwnerPID = int(r.u())
 	if r.err || len(r.b) < len(t.Nonce) {
-		return nil, damaged("resume token")
+		return nil, damaged("resume token", resumeHint)
 	}
 	copy(t.Nonce[:], r.b)
 	r.b = r.b[len(t.Nonce):]
 	t.StartAbs = int(r.i())
 	if r.err || len(r.b) != 0 {
-		return nil, damaged("resume token")
+		return nil, damaged("resume token", resumeHint)
 	}
 	return t, nil
 }
+
+// resumeHint is the recovery from a resume token that cannot be used:
+// running the command again could run it twice.
+const resumeHint = "do not run the command again before you know it ended; read what its pane shows first"
 
 // markers returns the frame markers and channel of the run t names (see
 // [Client.Run]).

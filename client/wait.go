@@ -212,7 +212,7 @@ func (c *Client) WaitText(ctx context.Context, srv Server, p PaneInfo, o WaitOpt
 			// no later read can succeed, so waiting on would report a
 			// timeout for text the pane may well have printed.
 			if errors.Is(err, ErrNoServer) || errors.Is(err, ErrServerGone) {
-				if gone, _ := c.paneGone(ctx, p.PaneID); gone {
+				if gone, _ := c.paneGone(ctx, p); gone {
 					res.Outcome = OutcomeServerGone
 					return true
 				}
@@ -287,7 +287,7 @@ func (c *Client) WaitText(ctx context.Context, srv Server, p PaneInfo, o WaitOpt
 		case <-wake:
 		case <-poll:
 		case <-structure:
-			if gone, exited := c.paneGone(ctx, p.PaneID); gone || exited {
+			if gone, exited := c.paneGone(ctx, p); gone || exited {
 				res.Outcome = map[bool]string{true: OutcomeServerGone, false: OutcomePaneDied}[gone]
 				return c.waitDone(res, seen, cur, o, began), nil
 			}
@@ -295,7 +295,7 @@ func (c *Client) WaitText(ctx context.Context, srv Server, p PaneInfo, o WaitOpt
 		case <-exited:
 			// The client left: its session closed (the pane with it) or the
 			// server exited.
-			gone, died := c.paneGone(ctx, p.PaneID)
+			gone, died := c.paneGone(ctx, p)
 			switch {
 			case gone:
 				res.Outcome = OutcomeServerGone

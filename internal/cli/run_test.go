@@ -524,3 +524,56 @@ func TestRunResume(t *testing.T) {
 		t.Errorf("resume of a closed pane: %v", d)
 	}
 }
+
+// Resume says what became of a run whose end cannot be waited for: its
+// end line gone (end_lost), its pane respawned while waiting (promptly),
+// or its pane dead with the end line still on screen (the status is read).
+func TestRunResumeEdges(t *testing.T) {
+	srv := tmuxtest.New(t)
+	srv.NewPane("s", "bash", 80, 10)
+	srv.Tmux("set-option", "-t", "s", "history-limit", "50")
+	newPane := func() string {
+		p := srv.Tmux("new-window", "-d", "-P", "-F", "#{pane_id}", "-t", "s:", tmuxtest.Shell(t, "bash"))
+		srv.WaitFor(p, func(s string) bool { return strings.HasSuffix(strings.TrimSpace(s), "$") }, 10*time.Second)
+		return p
+	}
+	ended := func(pane string) {
+		srv.WaitFor(pane, func(s string) bool { return strings.Contains(s, "-e:") && strings.HasSuffix(strings.TrimSpace(s), "$") }, 10*time.Second)
+	}
+
+	// The end line scrolled past history-limit before the resume.
+	pane := newPane()
+	token := runIn(t, srv, pane, "sleep 0.5; echo X; exit 8", tmxerr.ExitRunTimeout, "--timeout", "0.2")["resume"].(string)
+	ended(pane)
+	runIn(t, srv, pane, "seq 1 300", 0)
+	d := mustJSON(t, srv, 1, "run", "--timeout", "10", "--resume", token)
+	if d["end_lost"] != true || d["timed_out"] != false || d["exit_status"] != nil || d["resume"] != nil {
+		t.Errorf("end line gone: %v", d)
+	}
+
+	// Respawned while the resume waits: pane_exited at the next heartbeat.
+	pane = newPane()
+	token = runIn(t, srv, pane, "sleep 30", tmxerr.ExitRunTimeout, "--timeout", "0.2")["resume"].(string)
+	go func() {
+		time.Sleep(300 * time.Millisecond)
+		srv.TryTmux("respawn-pane", "-k", "-t", pane)
+	}()
+	start := time.Now()
+	d = mustJSON(t, srv, 1, "run", "--timeout", "20", "--resume", token)
+	if d["pane_exited"] != true || time.Since(start) > 8*time.Second {
+		t.Errorf("respawned mid-resume, after %v: %v", time.Since(start), d)
+	}
+
+	// A dead pane that still shows the end line gives the status.
+	srv.Tmux("set-option", "-w", "-t", "s:", "remain-on-exit", "on")
+	pane = newPane()
+	srv.Tmux("set-option", "-p", "-t", pane, "remain-on-exit", "on")
+	token = runIn(t, srv, pane, "sleep 0.5; echo DONE; exit 3", tmxerr.ExitRunTimeout, "--timeout", "0.2")["resume"].(string)
+	ended(pane)
+	srv.Tmux("send-keys", "-t", pane, "exit", "Enter")
+	srv.WaitFor(pane, func(string) bool { return srv.Tmux("display", "-p", "-t", pane, "#{pane_dead}") == "1" }, 10*time.Second)
+	d = mustJSON(t, srv, 3, "run", "--resume", token)
+	if d["exit_status"] != float64(3) || d["output"] != "DONE" {
+		t.Errorf("dead pane with its end line: %v", d)
+	}
+}
