@@ -36,7 +36,9 @@ func runCmd(env *Env) *cli.Command {
 			"does not show in ps). The wait is bounded: 30 s by default, at most TMX_WAIT_MAX_SECONDS (120).\n" +
 			"When tmx gives up waiting it exits 125 and says so: the command may still be running, so look\n" +
 			"at the pane before retrying. Its result then carries resume, a token: tmx run --resume TOKEN\n" +
-			"waits for that run again and returns its output and exit status as if it had not timed out.\n\n" +
+			"waits for that run again and returns its output and exit status as if it had not timed out.\n" +
+			"end_lost says the command ended but its end line had left the pane (cleared, or scrolled past\n" +
+			"history-limit) before tmx read it: its exit status is lost.\n\n" +
 			"Text typed at the prompt and not yet entered is cleared first (bash and zsh keep it: C-y).\n" +
 			"The pane shows one short line of plumbing per run (eval \"$(tmux ... show-buffer ...)\") and two\n" +
 			"marker lines (__tmx...); capture, since, search and wait see them like any other text.\n\n" +
