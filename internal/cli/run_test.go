@@ -532,11 +532,7 @@ func TestRunResumeEdges(t *testing.T) {
 	srv := tmuxtest.New(t)
 	srv.NewPane("s", "bash", 80, 10)
 	srv.Tmux("set-option", "-t", "s", "history-limit", "50")
-	newPane := func() string {
-		p := srv.Tmux("new-window", "-d", "-P", "-F", "#{pane_id}", "-t", "s:", tmuxtest.Shell(t, "bash"))
-		srv.WaitFor(p, func(s string) bool { return strings.HasSuffix(strings.TrimSpace(s), "$") }, 10*time.Second)
-		return p
-	}
+	newPane := func() string { return srv.NewWindow("s", "bash") }
 	ended := func(pane string) {
 		srv.WaitFor(pane, func(s string) bool { return strings.Contains(s, "-e:") && strings.HasSuffix(strings.TrimSpace(s), "$") }, 10*time.Second)
 	}

@@ -77,8 +77,7 @@ func TestSinceFromFirstPromptAcrossDroppedHistory(t *testing.T) {
 	srv := tmuxtest.New(t)
 	srv.NewPane("s", "bash", 60, 8)
 	srv.Tmux("set-option", "-t", "s", "history-limit", "100")
-	pane := srv.Tmux("new-window", "-d", "-P", "-F", "#{pane_id}", "-t", "s:", tmuxtest.Shell(t, "bash"))
-	srv.WaitFor(pane, func(s string) bool { return strings.HasSuffix(strings.TrimSpace(s), "$") }, 10*time.Second)
+	pane := srv.NewWindow("s", "bash")
 	d := mustJSON(t, srv, 0, "since", pane)
 	if len(strs(d["lines"])) != 0 {
 		t.Fatalf("a new pane has finished lines: %v", d)
@@ -107,11 +106,7 @@ func TestSinceAcrossTrims(t *testing.T) {
 	srv := tmuxtest.New(t)
 	srv.NewPane("s", "bash", 60, 8)
 	srv.Tmux("set-option", "-t", "s", "history-limit", "20")
-	fresh := func() string {
-		pane := srv.Tmux("new-window", "-d", "-P", "-F", "#{pane_id}", "-t", "s:", tmuxtest.Shell(t, "bash"))
-		srv.WaitFor(pane, func(s string) bool { return strings.HasSuffix(strings.TrimSpace(s), "$") }, 10*time.Second)
-		return pane
-	}
+	fresh := func() string { return srv.NewWindow("s", "bash") }
 
 	// 30 rows in an 8-row pane: history 19 of 20, no trim yet.
 	pane := fresh()

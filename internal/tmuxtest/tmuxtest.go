@@ -185,6 +185,16 @@ func (s *Server) NewPane(name, shell string, width, height int) string {
 	return id
 }
 
+// NewWindow adds a window running shell to session and returns its pane
+// once the shell has drawn its prompt (a screen ending in "$"). The window
+// takes the session's options as they are now (history-limit among them).
+func (s *Server) NewWindow(session, shell string) string {
+	s.t.Helper()
+	id := s.Tmux("new-window", "-d", "-P", "-F", "#{pane_id}", "-t", session+":", Shell(s.t, shell))
+	s.WaitFor(id, func(screen string) bool { return strings.HasSuffix(strings.TrimSpace(screen), "$") }, 10*time.Second)
+	return id
+}
+
 // Capture returns the pane's visible screen.
 func (s *Server) Capture(pane string) string {
 	s.t.Helper()
