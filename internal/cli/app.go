@@ -156,6 +156,8 @@ func newApp(env *Env) *cli.App {
 		Writer:                 env.Out,
 		ErrWriter:              env.Err,
 		HideHelpCommand:        true,
+		HideHelp:               true, // its --help is helpFlag(), not the shared cli.HelpFlag
+		HideVersion:            true, // its --version is its own flag too
 		EnableBashCompletion:   true,
 		Suggest:                true,
 		UseShortOptionHandling: false,
@@ -169,10 +171,15 @@ func newApp(env *Env) *cli.App {
 			&cli.StringFlag{Name: "socket-path", Aliases: []string{"S"}, Usage: "use the tmux server on socket `PATH` (tmux -S); env TMX_SOCKET_PATH"},
 			&cli.StringFlag{Name: "tmux", Usage: "the tmux binary `PATH`; env TMX_TMUX, else tmux on PATH"},
 			jsonFlag(),
-			cli.HelpFlag, // added by hand: the app defines its own help command
+			helpFlag(), // tmx's own, not urfave/cli's shared HelpFlag (see ownFlag)
+			&cli.BoolFlag{Name: "version", Aliases: []string{"v"}, Usage: "print the version", DisableDefaultText: true},
 		},
 		Commands: commands(env),
 		Action: func(c *cli.Context) error {
+			if c.Bool("version") {
+				fmt.Fprintf(c.App.Writer, "tmx %s\n", c.App.Version)
+				return nil
+			}
 			if c.NArg() > 0 {
 				return unknownCommand(c.Args().First(), c.App.Commands)
 			}
@@ -196,12 +203,49 @@ func setupCommand(cmd *cli.Command) {
 	// urfave/cli gives every command a "help" (alias "h") subcommand, which
 	// would read TARGET h or help as a request for help: --help is the way.
 	cmd.HideHelpCommand = true
+	for i, f := range cmd.Flags {
+		cmd.Flags[i] = ownFlag(f)
+	}
+	// urfave/cli would append its one shared HelpFlag to every command:
+	// each gets a --help of its own instead (checkHelp reads it by name).
+	cmd.HideHelp = true
+	cmd.Flags = append(cmd.Flags, helpFlag())
 	if cmd.UsageText != "" && !strings.HasPrefix(cmd.UsageText, "tmx ") {
 		cmd.UsageText = "tmx " + cmd.UsageText
 	}
 	for _, sub := range cmd.Subcommands {
 		setupCommand(sub)
 	}
+}
+
+// helpFlag is --help (-h), made anew for each command and the app.
+func helpFlag() cli.Flag {
+	return &cli.BoolFlag{Name: "help", Aliases: []string{"h"}, Usage: "show help", DisableDefaultText: true}
+}
+
+// ownFlag returns a copy of a flag the commands share (linesFlag and the
+// like): urfave/cli records parse state in the flag value itself, and two
+// apps running at once (tmx is run in-process by its tests, several at a
+// time) must not share it.
+func ownFlag(f cli.Flag) cli.Flag {
+	switch v := f.(type) {
+	case *cli.BoolFlag:
+		c := *v
+		return &c
+	case *cli.IntFlag:
+		c := *v
+		return &c
+	case *cli.Float64Flag:
+		c := *v
+		return &c
+	case *cli.StringFlag:
+		c := *v
+		return &c
+	case *cli.StringSliceFlag:
+		c := *v
+		return &c
+	}
+	return f
 }
 
 func unknownCommand(name string, commands []*cli.Command) error {
@@ -319,9 +363,4 @@ func exactArgs(c *cli.Context, args []string, n int, names string) error {
 			WithHint("usage: %s", c.Command.UsageText)
 	}
 	return nil
-}
-
-// tmx --version prints what tmx version prints.
-func init() {
-	cli.VersionPrinter = func(c *cli.Context) { fmt.Fprintf(c.App.Writer, "tmx %s\n", c.App.Version) }
 }
