@@ -787,7 +787,8 @@ func (m frameMarkers) extract(lines []string) (out []string, status int, started
 // Under fish the command runs in a nested fish that evals it: fish -c
 // exits 0 on a syntax error (fish 3.6), eval reports one as 123. The text
 // travels in an environment variable the nested fish unsets first, so the
-// command sees no trace of it in $argv or its environment.
+// command sees no trace of it in $argv or its environment. The nested fish
+// runs under sh (fishInSh), so a C-c still lets the frame print its end.
 //
 // The markers start and end with a carriage return as well as a newline: a
 // command may turn the terminal's onlcr off (stty -onlcr, stty raw), and a
@@ -800,7 +801,7 @@ func buildFrame(kind shellKind, tmux, socket string, m frameMarkers, buf, comman
 		script = "begin\n" +
 			"set -l __tmx_t " + q(tmux) + "; set -l __tmx_s " + q(socket) + "\n" +
 			"builtin printf '\\r%s%s\\r\\n' " + m.half1 + " " + m.half2 + "-s\n" +
-			"__tmx_cmd=" + q(" "+command) + " command fish -c 'set -l __tmx_c $__tmx_cmd; set -e -g __tmx_cmd; eval $__tmx_c'\n" +
+			"__tmx_cmd=" + q(" "+command) + " command sh -c " + q(fishInSh) + "\n" +
 			"builtin printf '\\r\\n%s%s:%s\\r\\n' " + m.half1 + " " + m.half2 + "-e $status\n" +
 			"command $__tmx_t -S $__tmx_s wait-for -S " + m.channel + "\n" +
 			"end\n"
@@ -815,6 +816,13 @@ func buildFrame(kind shellKind, tmux, socket string, m frameMarkers, buf, comman
 		"(\\eval " + q(" "+command) + "))\n"
 	return typed, script
 }
+
+// fishInSh runs the command (in $__tmx_cmd) in a nested fish under sh.
+// fish cancels the rest of a block when a job dies of SIGINT, so a C-c
+// would skip the frame's end line; sh waits for its child and then takes
+// the trap, and exits 130 (143 for SIGTERM) like the other shells' frames,
+// an exit fish does not cancel for.
+const fishInSh = `trap "exit 130" INT; trap "exit 143" TERM; fish -c "set -l __tmx_c \$__tmx_cmd; set -e -g __tmx_cmd; eval \$__tmx_c"`
 
 func shQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }
 

@@ -107,6 +107,18 @@ func TestRunShells(t *testing.T) {
 			syntaxStatus := map[string]int{"bash": 2, "zsh": 1, "dash": 2, "fish": 123}[shell]
 			runIn(t, srv, pane, "echo \"unbalanced", syntaxStatus)
 
+			// C-c ends the command, and the frame still reports it: 130.
+			sleep := fmt.Sprintf("sleep %d", map[string]int{"bash": 31, "zsh": 32, "dash": 33, "fish": 34}[shell])
+			run := tmxAsync(t, srv, "--json", "run", "--timeout", "20", pane, "--", sleep)
+			srv.WaitFor(pane, func(string) bool {
+				out, _ := exec.Command("pgrep", "-f", "^"+sleep+"$").Output()
+				return strings.TrimSpace(string(out)) != ""
+			}, 10*time.Second)
+			srv.Tmux("send-keys", "-t", pane, "C-c")
+			if d := awaitJSON(t, run, 130); d["exit_status"] != float64(130) {
+				t.Errorf("C-c: %v", d)
+			}
+
 			// A command that turns the terminal's onlcr off (newline no
 			// longer returns the carriage) is still seen to end, and so is
 			// the next one, until onlcr is back.
