@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -487,9 +488,10 @@ func (d *doctor) hooksCheck(ctx context.Context) Check {
 		return ch
 	}
 	ch.Status = StatusWarn
-	ch.Summary = fmt.Sprintf("%s with a command: %s", count(len(lines), "hook", "hooks"), strings.Join(uniq(names), ", "))
+	names = slices.Compact(slices.Sorted(slices.Values(names)))
+	ch.Summary = fmt.Sprintf("%s with a command: %s", count(len(lines), "hook", "hooks"), strings.Join(names, ", "))
 	var notes []string
-	for _, n := range uniq(names) {
+	for _, n := range names {
 		switch {
 		case strings.HasPrefix(n, "after-"):
 			notes = append(notes, n+" runs after every "+strings.TrimPrefix(n, "after-")+" command, tmx's own included")
@@ -500,19 +502,6 @@ func (d *doctor) hooksCheck(ctx context.Context) Check {
 	ch.Detail = strings.Join(append(lines, notes...), "\n")
 	ch.Effect = "a hook runs commands around the calls tmx makes"
 	return ch
-}
-
-func uniq(s []string) []string {
-	seen := map[string]bool{}
-	var out []string
-	for _, v := range s {
-		if !seen[v] {
-			seen[v] = true
-			out = append(out, v)
-		}
-	}
-	sort.Strings(out)
-	return out
 }
 
 // StatusJobs returns the #() jobs in a tmux format, in order: the shell

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -301,19 +302,7 @@ func fishCompletion(app *cli.App) (string, error) {
 		}
 	}
 	walk(app.Commands)
-	return script + fmt.Sprintf(fishTargets, strings.Join(uniqStrings(names), " "), strings.Join(helpNames(app), " ")), nil
-}
-
-func uniqStrings(s []string) []string {
-	seen := map[string]bool{}
-	var out []string
-	for _, v := range s {
-		if !seen[v] {
-			seen[v] = true
-			out = append(out, v)
-		}
-	}
-	return out
+	return script + fmt.Sprintf(fishTargets, strings.Join(slices.Compact(slices.Sorted(slices.Values(names))), " "), strings.Join(helpNames(app), " ")), nil
 }
 
 const fishTargets = `

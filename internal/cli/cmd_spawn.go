@@ -101,7 +101,7 @@ func newWindowCmd(env *Env) *cli.Command {
 			if err := nonEmpty(x, "name"); err != nil {
 				return err
 			}
-			cl, snap, r, err := x.target(x.args[0])
+			cl, _, r, err := x.target(x.args[0])
 			if err != nil {
 				return err
 			}
@@ -135,7 +135,7 @@ func splitCmd(env *Env) *cli.Command {
 			jsonFlag(),
 		},
 		Action: payloadAction(env, func(x *call) error {
-			cl, snap, r, err := x.onlyTarget()
+			cl, _, r, err := x.onlyTarget()
 			if err != nil {
 				return err
 			}

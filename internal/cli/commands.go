@@ -4,8 +4,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"strconv"
-	"strings"
 
 	"github.com/urfave/cli/v2"
 
@@ -202,13 +200,6 @@ func checkPositive(x *call) error {
 		}
 	}
 	return nil
-}
-
-func quoteIfNeeded(s string) string {
-	if s == "" || strings.ContainsAny(s, " \t\n\"'\\") || strconv.Quote(s) != `"`+s+`"` {
-		return strconv.Quote(s)
-	}
-	return s
 }
 
 func plural(n int, word string) string {
