@@ -29,9 +29,10 @@ type RunOptions struct {
 	// Heartbeat is how often a long run checks that its pane and server
 	// still exist, and whether its frame ended. Zero means one second.
 	Heartbeat time.Duration
-	// Key signs the resume token of a run tmx stops waiting for; without
-	// it no token is given.
-	Key *CursorKey
+	// Key returns the key that signs resume tokens. Run asks for it only
+	// when it stops waiting while the command runs, and gives no token
+	// when it is nil or fails; Resume needs it.
+	Key func() (*CursorKey, error)
 }
 
 // RunResult is the outcome of a framed run. Output holds only the lines
@@ -263,9 +264,11 @@ func (c *Client) Run(ctx context.Context, snap *Snapshot, p PaneInfo, command st
 	cancel()
 	reap(pending)
 	if !found && !res.ServerGone && !res.PaneExited && o.Key != nil {
-		t := &RunToken{paneGen: genOf(snap.Server, p.PaneID, p.PanePID), OwnerPID: os.Getpid(), StartAbs: startAbs}
-		hex.Decode(t.Nonce[:], []byte(nonce))
-		res.Resume = t.Encode(o.Key)
+		if key, err := o.Key(); err == nil {
+			t := &RunToken{paneGen: genOf(snap.Server, p.PaneID, p.PanePID), OwnerPID: os.Getpid(), StartAbs: startAbs}
+			hex.Decode(t.Nonce[:], []byte(nonce))
+			res.Resume = t.Encode(key)
+		}
 	}
 	c.finishRun(ctx, res, lines, found, m, cmdBuf, o)
 	res.DurationMS = time.Since(began).Milliseconds()
@@ -413,7 +416,14 @@ func (c *Client) awaitFrame(ctx, deadline context.Context, waiter <-chan waiterR
 // another server generation.
 func (c *Client) Resume(ctx context.Context, snap *Snapshot, token string, o RunOptions) (*RunResult, error) {
 	began := time.Now()
-	t, err := DecodeRunToken(token, o.Key)
+	if o.Key == nil {
+		return nil, tmxerr.New(tmxerr.Internal, "no key to check resume tokens with", "")
+	}
+	key, err := o.Key()
+	if err != nil {
+		return nil, err
+	}
+	t, err := DecodeRunToken(token, key)
 	if err != nil {
 		return nil, err
 	}

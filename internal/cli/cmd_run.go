@@ -95,11 +95,7 @@ func runCmd(env *Env) *cli.Command {
 			if err != nil {
 				return err
 			}
-			o, err := runOptions(x, cl)
-			if err != nil {
-				return err
-			}
-			res, err := cl.Run(x.ctx(), snap, p, command, o)
+			res, err := cl.Run(x.ctx(), snap, p, command, runOptions(x, cl))
 			if err != nil {
 				return err
 			}
@@ -108,21 +104,18 @@ func runCmd(env *Env) *cli.Command {
 	}
 }
 
-// runOptions reads run's flags, clamped to cl's limits, with the key that
-// signs a resume token.
-func runOptions(x *call, cl *client.Client) (client.RunOptions, error) {
-	key, err := x.cursorKey()
-	if err != nil {
-		return client.RunOptions{}, err
-	}
+// runOptions reads run's flags, clamped to cl's limits. The key that signs
+// resume tokens is read (or made) only when one is needed: a run that
+// finishes in time never touches the key file.
+func runOptions(x *call, cl *client.Client) client.RunOptions {
 	l := cl.Limits()
 	return client.RunOptions{
 		Timeout:         l.Timeout(x.Float64("timeout")),
 		SuppressHistory: x.Bool("suppress-history"),
 		MaxLines:        l.Lines(x.Int("lines")),
 		MaxBytes:        l.Bytes(x.Int("max-bytes")),
-		Key:             key,
-	}, nil
+		Key:             x.cursorKey,
+	}
 }
 
 // resumeRun is tmx run --resume TOKEN: it waits again for a run that
@@ -136,11 +129,7 @@ func resumeRun(x *call) error {
 	if err != nil {
 		return err
 	}
-	o, err := runOptions(x, cl)
-	if err != nil {
-		return err
-	}
-	res, err := cl.Resume(x.ctx(), snap, x.String("resume"), o)
+	res, err := cl.Resume(x.ctx(), snap, x.String("resume"), runOptions(x, cl))
 	if err != nil {
 		return err
 	}
