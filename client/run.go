@@ -388,14 +388,15 @@ func (c *Client) awaitFrame(ctx, deadline context.Context, waiter <-chan waiterR
 			lines, found = c.finalCapture(ctx, p, startAbs, m, lines, res)
 			return lines, found, nil
 		case <-heartbeat.C:
-			if res.ServerGone, res.PaneExited = c.paneGone(ctx, p); res.ServerGone || res.PaneExited {
+			var historySize int
+			if res.ServerGone, res.PaneExited, historySize = c.paneStatus(ctx, p); res.ServerGone || res.PaneExited {
 				lines, found = c.finalCapture(ctx, p, startAbs, m, lines, res)
 				return lines, found, waiter
 			}
 			// The frame's signal can be lost: tmux keeps the registration
 			// of a wait-for client that was killed (an earlier wait for
 			// this run), and that takes the signal. Look for the end too.
-			if l, err := c.readFrame(ctx, p.PaneID, startAbs, -1, m, nil); err == nil && m.hasEnd(l) {
+			if l, err := c.readFrame(ctx, p.PaneID, startAbs, historySize, m, nil); err == nil && m.hasEnd(l) {
 				return l, true, waiter
 			}
 			if started {
@@ -619,31 +620,38 @@ func (c *Client) historyCleared(ctx context.Context, paneID string) bool {
 // paneGone reports whether the server has gone, or the pane has exited or
 // disappeared.
 func (c *Client) paneGone(ctx context.Context, p PaneInfo) (serverGone, paneExited bool) {
+	serverGone, paneExited, _ = c.paneStatus(ctx, p)
+	return serverGone, paneExited
+}
+
+// paneStatus is paneGone, and the pane's history size (-1 when unknown)
+// read in the same tmux call, for a capture that follows.
+func (c *Client) paneStatus(ctx context.Context, p PaneInfo) (serverGone, paneExited bool, historySize int) {
 	paneID := p.PaneID
-	recs, err := c.Query(ctx, []string{"pane_id", "pane_dead", "pane_pid"}, "display-message", "-p", "-t", paneID, FormatArg)
+	recs, err := c.Query(ctx, []string{"pane_id", "pane_dead", "pane_pid", "history_size"}, "display-message", "-p", "-t", paneID, FormatArg)
 	switch {
 	case ctx.Err() != nil:
-		return false, false
+		return false, false, -1
 	case err != nil && (errors.Is(err, ErrNoServer) || errors.Is(err, ErrServerGone)):
-		return true, false
+		return true, false, -1
 	case err != nil:
 		if tmxerr.As(err).Code != tmxerr.TargetNotFound {
-			return false, false
+			return false, false, -1
 		}
 	case len(recs) != 1 || recs[0][0] != paneID:
 		// display-message falls back to another pane when the target is
 		// gone (B19), so a different pane id means ours is gone.
 	default:
 		// A respawned pane runs another process: the one watched is gone.
-		return false, recs[0][1] == "1" || p.PanePID > 0 && atoi(recs[0][2]) != p.PanePID
+		return false, recs[0][1] == "1" || p.PanePID > 0 && atoi(recs[0][2]) != p.PanePID, atoi(recs[0][3])
 	}
 	// The pane is gone. A server told to exit (kill-server) destroys every
 	// session first and answers a little longer: the pane's end is then
 	// the server's.
 	if c.serverExiting(ctx) {
-		return true, false
+		return true, false, -1
 	}
-	return false, true
+	return false, true, -1
 }
 
 // serverExiting reports whether the server has no session left and stops
