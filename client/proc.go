@@ -2,51 +2,19 @@ package client
 
 import (
 	"os"
+	"path"
 	"sort"
 	"strconv"
 	"strings"
 )
 
-// foreground reads /proc/<panePID>/stat (proc(5)) to tell whether the
-// pane's shell is at its prompt: an interactive shell with job control
-// puts every job, subshells included, in a process group of its own, and
-// the terminal's foreground group (tpgid) is the shell's own group only
-// while it waits at the prompt. pane_current_command cannot tell: a
-// running `( ... )` job is also named "bash".
-//
-// A pane whose process is a shell given a command string (sh -c, as tmux
-// starts a window's command) is running that command, not waiting at a
-// prompt, even while the terminal is still its own: the moment between the
-// shell's start and its exec of the command is one a new pane shows. So is
-// tmux's forked child before it executes the pane's program. Both report
-// atPrompt false, fgName being the command line or comm.
-//
-// It returns ok=false where /proc is not available (macOS, a tmux server in
-// another pid namespace); callers then rely on pane_current_command alone.
-func foreground(panePID int) (atPrompt bool, fgName string, ok bool) {
-	if panePID <= 0 {
-		return false, "", false
-	}
-	pgrp, tpgid, ok := procStat(panePID)
-	if !ok || tpgid <= 0 {
-		return false, "", false
-	}
-	if tpgid == pgrp {
-		what, running := runningCommand(panePID)
-		return !running, what, true
-	}
-	b, err := os.ReadFile("/proc/" + strconv.Itoa(tpgid) + "/comm")
-	if err == nil {
-		fgName = strings.TrimSpace(string(b))
-	}
-	return false, fgName, true
-}
-
 // runningCommand reports whether pid is tmux's child that has not yet
-// executed the pane's program (comm "tmux: server", returned as what) or a
-// shell running a command string (its command line, space-joined, returned
-// as what): an argument before the first operand is a short-option cluster
-// holding c (sh -c, bash -ic, fish -c) or fish's --command.
+// executed the pane's program (comm "tmux: server", returned as what), or
+// a shell running a command string or a script (its command line,
+// space-joined, returned as what): a short-option cluster holding c (sh
+// -c, bash -ic, fish -c) or fish's --command, or an operand (a script
+// file) without -s. A shell given a script runs no prompt, even with -i,
+// and its `read` would take what tmx types (B16).
 func runningCommand(pid int) (what string, running bool) {
 	dir := "/proc/" + strconv.Itoa(pid)
 	if b, err := os.ReadFile(dir + "/comm"); err == nil && strings.HasPrefix(string(b), "tmux") {
@@ -57,16 +25,57 @@ func runningCommand(pid int) (what string, running bool) {
 		return "", false
 	}
 	args := strings.Split(strings.TrimSuffix(string(b), "\x00"), "\x00")
-	for _, a := range args[1:] {
-		switch {
-		case a == "--" || a == "-" || !strings.HasPrefix(a, "-"):
-			return "", false // the first operand ends the options
-		case strings.HasPrefix(a, "--command") ||
-			!strings.HasPrefix(a, "--") && strings.ContainsRune(a, 'c'):
-			return strings.Join(args, " "), true
-		}
+	if shellArgsRun(args) {
+		return strings.Join(args, " "), true
 	}
 	return "", false
+}
+
+// shellArgsRun reports whether a shell's argv makes it run a command
+// string or a script rather than read commands from its terminal.
+// Options that take a value (bash, zsh, dash: -o/+o NAME, -O NAME; fish:
+// -C CMD, -d CATEGORIES, -o FILE, -f FEATURES, -p FILE, and --long=VALUE
+// or --long VALUE) have it skipped.
+func shellArgsRun(args []string) bool {
+	if len(args) == 0 {
+		return false
+	}
+	name := path.Base(strings.TrimPrefix(args[0], "-"))
+	valued := "oO"
+	if name == "fish" {
+		valued = "Cdofp"
+	}
+	stdin := false
+	for i := 1; i < len(args); i++ {
+		a := args[i]
+		switch {
+		case a == "-":
+			return false // commands from stdin, the rest are arguments
+		case a == "--":
+			return i+1 < len(args) && !stdin
+		case strings.HasPrefix(a, "--command"):
+			return true
+		case strings.HasPrefix(a, "--"):
+			switch strings.TrimPrefix(a, "--") {
+			case "rcfile", "init-file", "init-command", "debug", "debug-output", "features", "profile", "profile-startup":
+				i++ // the value follows
+			}
+		case strings.HasPrefix(a, "-") || strings.HasPrefix(a, "+") && len(a) > 1:
+			cluster := a[1:]
+			if a[0] == '-' && strings.ContainsRune(cluster, 'c') {
+				return true
+			}
+			if strings.ContainsRune(cluster, 's') {
+				stdin = true
+			}
+			if strings.ContainsAny(cluster, valued) {
+				i++
+			}
+		default:
+			return !stdin // a script operand
+		}
+	}
+	return false
 }
 
 // procStat returns the process group and the terminal's foreground process

@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"path"
 	"strconv"
 	"strings"
 	"time"
@@ -19,11 +18,6 @@ import (
 type RunOptions struct {
 	// Timeout is the effective timeout (already clamped by [Limits.Timeout]).
 	Timeout time.Duration
-	// SuppressHistory prefixes the typed frame with a space, which bash
-	// (HISTCONTROL=ignorespace) and zsh (HIST_IGNORE_SPACE) can keep out of
-	// history. The command text itself never passes through the line
-	// editor; see [Client.Run].
-	SuppressHistory bool
 	// MaxLines and MaxBytes are the output budget.
 	MaxLines, MaxBytes int
 	// Heartbeat is how often a long run checks that its pane and server
@@ -38,17 +32,19 @@ type RunOptions struct {
 // RunResult is the outcome of a framed run. Output holds only the lines
 // the command printed, newest kept within the budget.
 type RunResult struct {
-	PaneID          string `json:"pane_id"`
-	WindowID        string `json:"window_id"`
-	SessionID       string `json:"session_id"`
-	Shell           string `json:"shell"`
-	ExitStatus      *int   `json:"exit_status"`
-	Output          string `json:"output"`
-	Started         bool   `json:"started"`
-	TimedOut        bool   `json:"timed_out"`
-	PaneExited      bool   `json:"pane_exited"`
-	ServerGone      bool   `json:"server_gone"`
-	HistoryOverflow bool   `json:"history_overflow"`
+	PaneID     string `json:"pane_id"`
+	WindowID   string `json:"window_id"`
+	SessionID  string `json:"session_id"`
+	Shell      string `json:"shell"`
+	ExitStatus *int   `json:"exit_status"`
+	Output     string `json:"output"`
+	// Started is true once the frame's own start marker was seen in the
+	// pane (or, for a run that ended, its end marker): the command began.
+	Started         bool `json:"started"`
+	TimedOut        bool `json:"timed_out"`
+	PaneExited      bool `json:"pane_exited"`
+	ServerGone      bool `json:"server_gone"`
+	HistoryOverflow bool `json:"history_overflow"`
 	// EndLost is true when the command ended but its end line, and with
 	// it the exit status, was gone from the pane before tmx read it
 	// (cleared, or scrolled past history-limit).
@@ -70,95 +66,119 @@ type RunResult struct {
 	Note string `json:"note,omitempty"`
 }
 
-// shellKind is the frame syntax a pane's shell needs.
-type shellKind int
-
-const (
-	shellNone shellKind = iota
-	shellPOSIX
-	shellFish
+// Timing of a run's checks. Variables, not constants, so tests can shorten
+// them.
+var (
+	// promptSettle bounds how long a run waits for a pane's shell to be at
+	// its prompt when something holds the pane: an earlier run's frame
+	// that is ending, a slow prompt command (PROMPT_COMMAND, precmd).
+	promptSettle = 2 * time.Second
+	// startupWindow is how young a shell must be for a run to wait for
+	// its first prompt as long as its timeout allows: a shell that started
+	// this recently and is busy itself (not with a job) is reading its
+	// startup files.
+	startupWindow = 15 * time.Second
+	// resetWait bounds the wait for a shell to start its new line after
+	// the line editor was reset (see resetLineEditor).
+	resetWait = 2 * time.Second
+	// startGrace is how long a run waits for its frame's start marker
+	// before it looks at why it is missing: a line the shell did not run as
+	// typed comes back as started: false after about this long, not after
+	// the whole timeout.
+	startGrace = 2 * time.Second
+	// shellBackWait bounds the look, after a run ended, at whether the
+	// pane's shell took its terminal back and lives.
+	shellBackWait = 300 * time.Millisecond
 )
 
-// shellOf classifies pane_current_command. Login shells show as "-bash".
-func shellOf(cmd string) (string, shellKind) {
-	name := path.Base(strings.TrimPrefix(cmd, "-"))
-	switch name {
-	case "bash", "zsh", "dash", "sh", "ksh", "mksh", "ksh93", "oksh", "ash", "yash", "posh", "busybox":
-		return name, shellPOSIX
-	case "fish":
-		return name, shellFish
-	}
-	return name, shellNone
-}
-
-// CheckRunnable refuses a pane tmx run must not type into: a dead pane, a
-// pane in a mode, the caller's own pane, or a pane whose shell is not at
-// its prompt (another program, or a job of the shell, holds the terminal).
-// A job that is just ending (such as the last step of an earlier run's
-// frame) gets promptSettle to hand the terminal back. Errors: pane_dead,
-// pane_in_mode, caller_pane, caller_unproven, pane_busy.
-func CheckRunnable(p PaneInfo, caller Caller) error {
-	if err := checkInputTarget(p, caller, false); err != nil {
+// checkRunnable refuses a pane tmx run must not type into, and otherwise
+// waits until its shell is at its prompt: a dead pane, a pane in a mode,
+// the caller's own pane, a shell tmx cannot frame, or a pane whose shell is
+// not at its prompt within promptSettle (another program, a job of the
+// shell, a builtin, or a script holds it). A shell younger than
+// startupWindow and busy itself is waited for up to limit instead: it is
+// reading its startup files. It returns what the probe saw. Errors: pane_dead,
+// pane_in_mode, caller_pane, caller_unproven, unsupported_shell, pane_busy.
+func checkRunnable(p PaneInfo, caller Caller, limit time.Duration) (promptState, error) {
+	if err := checkInputTarget(p, caller, InputOptions{}); err != nil {
 		if te := tmxerr.As(err); te.Code == tmxerr.CallerPane {
 			te.Hint = "tmx run would wait for itself there; run in another pane"
 		}
-		return err
-	}
-	busy := func(what string) error {
-		return tmxerr.Errorf(tmxerr.PaneBusy, "pane %s is running %q, not a shell at its prompt", p.PaneID, what).
-			WithHint("wait for it to finish (tmx wait), end it the way that program ends (C-c; C-d for a REPL, q for a pager: tmx send), or use another pane (tmx split)")
+		return promptState{}, err
 	}
 	name, kind := paneShell(p)
-	if kind == shellNone {
-		return busy(name)
+	switch kind {
+	case shellNone:
+		return promptState{}, tmxerr.Errorf(tmxerr.PaneBusy, "pane %s is running %q, not a shell at its prompt", p.PaneID, name).
+			WithHint("wait for it to finish (tmx wait), end it the way that program ends (C-c; C-d for a REPL, q for a pager: tmx send), or use another pane (tmx split)")
+	case shellUnsupported:
+		return promptState{}, tmxerr.Errorf(tmxerr.UnsupportedShell, "pane %s runs %s, a shell tmx run cannot frame (it frames %s, dash and ksh)", p.PaneID, name, strings.Join(SupportedShells, ", ")).
+			WithHint("run the command in a pane with a supported shell (tmx new --shell bash), or start one in this pane first (tmx type --enter %s -- bash)", p.PaneID)
 	}
-	if atPrompt, fg, ok := waitPrompt(p.PanePID, promptSettle); ok && !atPrompt {
-		if _, k := shellOf(fg); fg == "" || k != shellNone {
-			// The job's leader is a subshell (such as a run's frame).
-			return tmxerr.Errorf(tmxerr.PaneBusy, "pane %s is running a command: its %s is not at its prompt", p.PaneID, name).
-				WithHint("wait for it to finish (tmx wait, wait_for_text), interrupt it (C-c with tmx send or send_keys), or use another pane")
-		}
-		return busy(fg)
+	began := time.Now()
+	young := false
+	if age, ok := processAge(p.PanePID); ok && age < startupWindow {
+		young = true
 	}
-	return nil
-}
-
-// promptSettle bounds how long a run waits for a pane's shell to take its
-// terminal back before typing: an earlier run's frame may be exiting.
-const promptSettle = 500 * time.Millisecond
-
-// waitPrompt waits up to d for the pane's shell to be at its prompt,
-// reading /proc (no tmux call). ok is false when /proc cannot tell.
-func waitPrompt(panePID int, d time.Duration) (atPrompt bool, fg string, ok bool) {
-	end := time.Now().Add(d)
 	for {
-		atPrompt, fg, ok = foreground(panePID)
-		if !ok || atPrompt || time.Now().After(end) {
-			return atPrompt, fg, ok
+		ps := probePrompt(p.PanePID, p.PaneTTY, kind, name)
+		if ps.AtPrompt != No {
+			return ps, nil
+		}
+		// A young shell busy on its own (not with a job) is reading its
+		// startup files: wait for its first prompt as long as the run may.
+		wait := promptSettle
+		if young && !ps.Job && ps.What == name && limit > wait {
+			wait = limit
+		}
+		if time.Since(began) > wait {
+			return ps, busyShell(p, name, ps)
 		}
 		time.Sleep(time.Millisecond) // a /proc read costs microseconds
 	}
 }
 
+// busyShell is the pane_busy error for a shell that is not at its prompt,
+// saying what holds it: a job, a script or command string, or the shell
+// itself (a builtin, or its startup files).
+func busyShell(p PaneInfo, name string, ps promptState) error {
+	what := ps.What
+	switch _, k := shellOf(what); {
+	case !ps.Job && what == name:
+		return tmxerr.Errorf(tmxerr.PaneBusy, "pane %s's %s is busy and not at its prompt (running a builtin or a function, or still reading its startup files)", p.PaneID, name).
+			WithHint("wait for its prompt (tmx wait), interrupt it (C-c with tmx send), or use another pane")
+	case strings.Contains(what, " "):
+		return tmxerr.Errorf(tmxerr.PaneBusy, "pane %s is running a script or a command string (%s), not a shell at its prompt", p.PaneID, what).
+			WithHint("wait for it to finish (tmx wait), or use another pane; what tmx typed would go to the script")
+	case what == "" || k != shellNone:
+		// The job's leader is a subshell (such as a run's frame).
+		return tmxerr.Errorf(tmxerr.PaneBusy, "pane %s is running a command: its %s is not at its prompt", p.PaneID, name).
+			WithHint("wait for it to finish (tmx wait, wait_for_text), interrupt it (C-c with tmx send or send_keys), or use another pane")
+	}
+	return tmxerr.Errorf(tmxerr.PaneBusy, "pane %s is running %q, not a shell at its prompt", p.PaneID, what).
+		WithHint("wait for it to finish (tmx wait), end it the way that program ends (C-c; C-d for a REPL, q for a pager: tmx send), or use another pane (tmx split)")
+}
+
 // checkInputTarget applies the input rules of SPEC section 6 to one pane:
-// no dead pane, no pane in a mode, not the caller's pane (unless
-// confirmSelf), and nothing when the caller relationship is unprovable.
-func checkInputTarget(p PaneInfo, caller Caller, confirmSelf bool) error {
+// no dead pane, no pane in a mode (unless o.ExitMode: the caller cancels
+// it first), not the caller's pane (unless o.ConfirmSelf), and nothing
+// when the caller relationship is unprovable.
+func checkInputTarget(p PaneInfo, caller Caller, o InputOptions) error {
 	switch {
 	case p.PaneDead:
 		return tmxerr.Errorf(tmxerr.PaneDead, "pane %s is dead (its program exited)", p.PaneID).
 			WithHint("respawn it (tmx respawn %s) or choose another pane", p.PaneID)
-	case p.PaneInMode:
+	case p.PaneInMode && !o.ExitMode:
 		mode := p.PaneMode
 		if mode == "" {
 			mode = "a mode"
 		}
 		return tmxerr.Errorf(tmxerr.PaneInMode, "pane %s is in %s; tmx does not send input to a pane in a mode", p.PaneID, mode).
-			WithHint("the person using it can leave the mode (q), or choose another pane")
+			WithHint("the person using it can leave the mode (q), or pass --exit-mode (exit_mode: true) to cancel the mode first")
 	case caller.Unproven:
 		return tmxerr.Errorf(tmxerr.CallerUnproven, "cannot tell whether pane %s is the caller's own pane: %s", p.PaneID, caller.Reason).
 			WithHint("run tmx from outside tmux, or with TMUX and TMUX_PANE as tmux set them")
-	case p.PaneID == caller.PaneID && !confirmSelf:
+	case p.PaneID == caller.PaneID && !o.ConfirmSelf:
 		return tmxerr.Errorf(tmxerr.CallerPane, "pane %s is the caller's own pane", p.PaneID).
 			WithHint("input there reaches the program running tmx; pass --confirm-self if that is intended")
 	}
@@ -180,34 +200,28 @@ func CheckCommand(command string) error {
 //
 // What is typed is one short, fixed line: eval of a private tmux buffer,
 // read and deleted in one tmux call. The buffer holds the frame script and
-// the command, so history expansion, tab completion and the line editor
-// never see the command, it never lands in shell history, and a later
-// capture shows one short line of plumbing instead of the command. The line
-// itself is delivered by pasting another private buffer: paste-buffer
-// reaches only its target pane, even with synchronize-panes on, and tmux
-// never parses the text (B06).
+// the command (see [buildFrame]), so history expansion, tab completion and
+// the line editor never see the command, and a later capture shows one
+// short line of plumbing instead of the command. The line itself is
+// delivered by pasting another private buffer: paste-buffer reaches only
+// its target pane, even with synchronize-panes on, and tmux never parses
+// the text (B06).
 //
-// The script runs in a subshell: it prints a start marker, runs the command
-// in a nested subshell (so its exit, cd and export end there, and its own
-// traps cannot replace the frame's), and on exit (an EXIT trap, so exit,
-// errors and SIGINT/TERM/HUP all count) prints an end marker with the
-// status and signals a private wait-for channel. The trap calls tmux by
-// absolute path with -S and the server's own socket path, so the pane's
-// PATH, aliases or a tmux function cannot fake completion.
+// Before typing, the shell's line editor is reset ([resetLineEditor]):
+// text left on the prompt line is discarded, and a vi-mode editor left in
+// command mode is back in insert mode, so the line arrives as typed.
 //
-// The markers are built at run time from two halves, so no text the shell
-// echoes contains them, and they are matched by whole-line equality in a
-// joined capture (capture-pane -J). A wait-for client also returns when its
-// server dies (B17), so completion is proven by the end marker in the pane,
-// not by the wake-up. The screen is a grid: tabs come back as spaces.
+// Completion comes from the frame's EXIT trap signalling a private
+// wait-for channel. A wait-for client also returns when its server dies
+// (B17), so completion is proven by the end marker in the pane, not by the
+// wake-up. The markers are built at run time from two halves and matched by
+// whole-line equality in a joined capture (capture-pane -J). The screen is
+// a grid: tabs come back as spaces.
 //
 // Run returns a result (never an error) once something was typed; errors
 // are for refusals and failures before that.
 func (c *Client) Run(ctx context.Context, snap *Snapshot, p PaneInfo, command string, o RunOptions) (*RunResult, error) {
 	began := time.Now()
-	if err := CheckRunnable(p, snap.Caller); err != nil {
-		return nil, err
-	}
 	if err := CheckCommand(command); err != nil {
 		return nil, err
 	}
@@ -215,139 +229,113 @@ func (c *Client) Run(ctx context.Context, snap *Snapshot, p PaneInfo, command st
 		return nil, tmxerr.Errorf(tmxerr.SocketError, "the server's socket path %q contains control characters", snap.Server.SocketPath).
 			WithHint("use a socket whose path has no control characters")
 	}
-	shellName, kind := paneShell(p)
-	if o.Heartbeat <= 0 {
-		o.Heartbeat = time.Second
+	ps, err := checkRunnable(p, snap.Caller, o.Timeout)
+	if err != nil {
+		return nil, err
 	}
+	shellName, kind := paneShell(p)
 	res := &RunResult{
 		PaneID: p.PaneID, WindowID: p.WindowID, SessionID: p.SessionID, Shell: shellName,
 		EffectiveTimeoutSeconds: o.Timeout.Seconds(), TargetPaneIDs: []string{p.PaneID},
 	}
-
 	nonce := randomHex(8)
-	m := frameMarkers{half1: "__tmx" + nonce[:8], half2: nonce[8:],
-		channel: fmt.Sprintf("tmx-%d-%s", os.Getpid(), nonce)}
-	cmdBuf := "tmx-run-" + nonce
-	lineBuf := "tmx-line-" + nonce
-	typed, script := buildFrame(kind, c.tmux, snap.Server.SocketPath, m, cmdBuf, command)
-	if o.SuppressHistory {
-		typed = " " + typed
+	f := &frame{
+		c: c, pane: p, res: res, heartbeat: o.Heartbeat,
+		m: frameMarkers{half1: "__tmx" + nonce[:8], half2: nonce[8:],
+			channel: fmt.Sprintf("tmx-%d-%s", os.Getpid(), nonce)},
+		cmdBuf: "tmx-run-" + nonce,
+		// The start marker is printed at or below the cursor row at this
+		// moment; its absolute row (history_size + cursor_y) only moves up
+		// if tmux drops old history.
+		startAbs: p.HistorySize + p.CursorY,
 	}
-	// Text already typed at the prompt and not submitted would be glued to
-	// the frame and run with it. C-e then C-u (end of line, kill to its
-	// start) removes it in the emacs keymaps of bash, zsh, ksh and fish,
-	// and C-u is the terminal's line-kill character where no line editor
-	// runs (dash). bash and zsh keep the killed text: C-y brings it back.
-	typed = "\x05\x15" + typed
-
-	// The start marker is printed at or below the cursor row at this
-	// moment; its absolute row (history_size + cursor_y) only moves up if
-	// tmux drops old history.
-	startAbs := p.HistorySize + p.CursorY
+	lineBuf := "tmx-line-" + nonce
+	typed, script := buildFrame(kind, shellName, c.tmux, snap.Server.SocketPath, f.m, f.cmdBuf, command)
+	resetLineEditor(p.PanePID, p.PaneTTY, ps.Editing, resetWait)
 
 	deadline, cancel := context.WithTimeout(ctx, o.Timeout)
 	defer cancel()
-	waiter := c.startWaiter(deadline, m.channel, p)
-
-	_, err := c.Exec(ctx, strings.NewReader(script),
-		"load-buffer", "-b", cmdBuf, "-",
+	waiter := c.startWaiter(deadline, f.m.channel, p)
+	if _, err := c.Exec(ctx, strings.NewReader(script),
+		"load-buffer", "-b", f.cmdBuf, "-",
 		";", "set-buffer", "-b", lineBuf, "--", Arg(typed+"\n"),
-		";", "paste-buffer", "-d", "-b", lineBuf, "-t", p.PaneID)
-	if err != nil {
+		";", "paste-buffer", "-d", "-b", lineBuf, "-t", p.PaneID); err != nil {
 		cancel()
 		<-waiter
-		c.deleteBuffers(cmdBuf, lineBuf)
+		c.deleteBuffers(f.cmdBuf, lineBuf)
 		return nil, err
 	}
+	f.typedAt = time.Now()
 
-	lines, found, pending := c.awaitFrame(ctx, deadline, waiter, p, startAbs, m, o.Heartbeat, false, res)
+	lines, found, pending := f.await(ctx, deadline, waiter)
 	cancel()
 	reap(pending)
-	if !found && !res.ServerGone && !res.PaneExited && o.Key != nil {
+	if !found && !res.ServerGone && !res.PaneExited && !f.notStarted && o.Key != nil {
 		if key, err := o.Key(); err == nil {
-			t := &RunToken{paneGen: genOf(snap.Server, p.PaneID, p.PanePID), OwnerPID: os.Getpid(), StartAbs: startAbs}
+			t := &RunToken{paneGen: genOf(snap.Server, p.PaneID, p.PanePID), OwnerPID: os.Getpid(), StartAbs: f.startAbs}
 			hex.Decode(t.Nonce[:], []byte(nonce))
 			res.Resume = t.Encode(key)
 		}
 	}
-	c.finishRun(ctx, res, lines, found, m, cmdBuf, o)
+	f.finish(ctx, lines, found, o)
 	res.DurationMS = time.Since(began).Milliseconds()
 	return res, nil
 }
 
-// finishRun fills in a run's result from its last capture: output, exit
-// status, what became of it, and a note on what to do next. cmdBuf is the
-// command's buffer, consumed to tell whether a frame that printed nothing
-// started; empty for a resumed run, which had started.
-func (c *Client) finishRun(ctx context.Context, res *RunResult, lines []string, found bool, m frameMarkers, cmdBuf string, o RunOptions) {
-	out, status, started, overflow := m.extract(lines)
-	cleared := overflow && c.historyCleared(ctx, res.PaneID)
-	overflow = overflow && !cleared
-	res.Started = started || found || cmdBuf == ""
-	res.HistoryOverflow = overflow
-	if found {
-		// The frame's last steps (the tmux client that signalled, the
-		// subshell) may still be ending; the next run waits for the prompt
-		// (CheckRunnable), so this one returns at once.
-		res.ExitStatus = &status
-	} else if !res.ServerGone && !res.PaneExited && !res.EndLost {
-		res.TimedOut = true
-	}
-	b := Budget(out, o.MaxLines, o.MaxBytes)
-	res.Output, res.Truncated, res.DroppedLines, res.DroppedBytes = b.Text(), b.Truncated || overflow || cleared, b.DroppedLines, b.DroppedBytes
-	if !res.Started && cmdBuf != "" {
-		// No marker was seen. The frame deletes the command's buffer when
-		// it reads it, so deleting it now tells whether it started, and if
-		// it had not, keeps a late start from running it (the frame then
-		// evals nothing). When that cannot be told, say started: a caller
-		// that retries a command that did run can do harm.
-		switch started, known := c.consumeBuffer(cmdBuf); {
-		case !known:
-			res.Started = true
-			res.StartUnknown = true
-		default:
-			res.Started = started
-		}
-	}
-	switch {
-	case res.EndLost:
-		res.Note = "the command ended, but its end line was gone from the pane (cleared, or scrolled past history-limit) before tmx read it: its exit status is lost, and the output shown may be partial"
-	case res.ServerGone:
-		res.Note = "the tmux server exited before the command finished; it may have run in part"
-	case res.PaneExited:
-		res.Note = "the pane's program exited before the command finished; it may have run in part"
-	case res.TimedOut && res.Started && res.Resume != "":
-		res.Note = fmt.Sprintf("the command may still be running after %gs: wait for it again with resume (tmx run --resume TOKEN), or interrupt it (send_keys C-c, tmx send)", o.Timeout.Seconds())
-	case res.TimedOut && res.Started:
-		res.Note = fmt.Sprintf("the command may still be running after %gs: look at pane %s (capture_pane, tmx capture) before retrying, or interrupt it (send_keys C-c, tmx send)", o.Timeout.Seconds(), res.PaneID)
-	case res.TimedOut:
-		res.Note = fmt.Sprintf("the command did not start within %gs and now never will: the shell in pane %s was busy; look at it before retrying", o.Timeout.Seconds(), res.PaneID)
-	case overflow:
-		res.Note = "the start of the output scrolled out of the pane's history (history-limit); it is lost"
-	case cleared:
-		res.Note = "the pane's history was cleared while the command ran (clear, or clear-history): output printed before that is gone"
-	}
-	if !res.TimedOut || !res.Started {
-		res.Resume = ""
-	}
+// frame is one framed run being waited for: the pane it was typed into,
+// its markers, and what has been learnt about it so far.
+type frame struct {
+	c    *Client
+	pane PaneInfo
+	m    frameMarkers
+	res  *RunResult
+	// startAbs is the absolute row the start marker was printed at or
+	// below.
+	startAbs  int
+	heartbeat time.Duration
+	// cmdBuf is the command's buffer, which the frame reads and deletes
+	// when it starts; empty for a resumed run, known to have started.
+	cmdBuf  string
+	typedAt time.Time
+	// startSeen is true once a capture held the start marker; bufGone once
+	// the command's buffer was found consumed (the frame read it), and
+	// bufChecked once that was asked.
+	startSeen, bufGone, bufChecked bool
+	// notStarted is true when the frame is known never to start: its
+	// buffer was deleted before the frame read it.
+	notStarted bool
 }
 
-// awaitFrame waits until the end marker is on the pane, the deadline
-// passes, or the pane or server goes away (setting res.PaneExited or
-// res.ServerGone). It returns the last capture, whether it holds the end
-// marker, and the waiter when it is still pending: the caller cancels the
-// deadline, which kills its wait-for client, and reaps it. A wake-up
-// without the end marker (a server shutting down wakes
-// every wait-for client, B17) is checked, and the wait resumes if the pane
-// and server are still there.
-func (c *Client) awaitFrame(ctx, deadline context.Context, waiter <-chan waiterResult, p PaneInfo, startAbs int, m frameMarkers, every time.Duration, started bool, res *RunResult) (lines []string, found bool, pending <-chan waiterResult) {
+// started reports whether the frame is known to have started.
+func (f *frame) started() bool { return f.cmdBuf == "" || f.startSeen || f.bufGone }
+
+// await waits until the end marker is on the pane, the deadline passes,
+// the frame is found not to have started, or the pane or server goes away
+// (setting res.PaneExited or res.ServerGone). It returns the last capture,
+// whether it holds the end marker, and the waiter when it is still
+// pending: the caller cancels the deadline, which kills its wait-for
+// client, and reaps it. A wake-up without the end marker (a server
+// shutting down wakes every wait-for client, B17) is checked, and the wait
+// resumes if the pane and server are still there.
+func (f *frame) await(ctx, deadline context.Context, waiter <-chan waiterResult) (lines []string, found bool, pending <-chan waiterResult) {
+	c, p, res, m := f.c, f.pane, f.res, f.m
+	every := f.heartbeat
+	if every <= 0 {
+		every = time.Second
+	}
 	heartbeat := time.NewTicker(every)
 	defer heartbeat.Stop()
+	var startCheck <-chan time.Time
+	if !f.started() {
+		t := time.NewTimer(startGrace)
+		defer t.Stop()
+		startCheck = t.C
+	}
 	for {
 		select {
 		case w := <-waiter:
 			if w.err == nil {
-				if l, err := c.readFrame(ctx, p.PaneID, startAbs, w.historySize, m, w.lines); err == nil {
+				if l, err := f.read(ctx, w.historySize, w.lines); err == nil {
 					lines = l
 				}
 				if m.hasEnd(lines) {
@@ -358,7 +346,7 @@ func (c *Client) awaitFrame(ctx, deadline context.Context, waiter <-chan waiterR
 				// look again briefly before concluding anything.
 				for i, delay := 0, 5*time.Millisecond; i < 6; i, delay = i+1, delay*2 {
 					time.Sleep(delay)
-					l, err := c.readFrame(ctx, p.PaneID, startAbs, -1, m, nil)
+					l, err := f.read(ctx, -1, nil)
 					if err != nil {
 						break
 					}
@@ -379,33 +367,163 @@ func (c *Client) awaitFrame(ctx, deadline context.Context, waiter <-chan waiterR
 				return lines, false, nil
 			}
 			if deadline.Err() != nil {
-				lines, found = c.finalCapture(ctx, p, startAbs, m, lines, res)
+				lines, found = f.final(ctx, lines)
 				return lines, found, nil
 			}
 			waiter = c.startWaiter(deadline, m.channel, p)
 		case <-deadline.Done():
 			<-waiter // the wait-for client is killed with the deadline; reap it
-			lines, found = c.finalCapture(ctx, p, startAbs, m, lines, res)
+			lines, found = f.final(ctx, lines)
 			return lines, found, nil
+		case <-startCheck:
+			startCheck = nil
+			if l, ok := f.checkStart(ctx); !ok {
+				return l, false, waiter
+			}
 		case <-heartbeat.C:
 			var historySize int
 			if res.ServerGone, res.PaneExited, historySize = c.paneStatus(ctx, p); res.ServerGone || res.PaneExited {
-				lines, found = c.finalCapture(ctx, p, startAbs, m, lines, res)
+				lines, found = f.final(ctx, lines)
 				return lines, found, waiter
 			}
 			// The frame's signal can be lost: tmux keeps the registration
 			// of a wait-for client that was killed (an earlier wait for
 			// this run), and that takes the signal. Look for the end too.
-			if l, err := c.readFrame(ctx, p.PaneID, startAbs, historySize, m, nil); err == nil && m.hasEnd(l) {
-				return l, true, waiter
+			if l, err := f.read(ctx, historySize, nil); err == nil {
+				if m.hasStart(l) {
+					f.startSeen = true
+				}
+				if m.hasEnd(l) {
+					return l, true, waiter
+				}
 			}
-			if started {
-				if l, found, ended := c.endedUnseen(ctx, p, startAbs, m); ended {
+			if f.started() {
+				if l, found, ended := f.endedUnseen(ctx); ended {
 					res.EndLost = !found
 					return l, found, waiter
 				}
 			}
 		}
+	}
+}
+
+// checkStart looks, startGrace after the line was typed, at whether the
+// frame started: its start marker is in the pane, or its buffer was read.
+// A buffer still there was never read: deleting it makes sure the frame
+// never starts (a late line evals nothing), and ok is false. A buffer read
+// without a start marker, while the shell is back at its prompt, means the
+// typed line ran without starting the frame (the shell mangled it): ok is
+// false too. Otherwise the wait goes on.
+func (f *frame) checkStart(ctx context.Context) (lines []string, ok bool) {
+	l, err := f.read(ctx, -1, nil)
+	if err == nil && f.m.hasStart(l) {
+		f.startSeen = true
+		return l, true
+	}
+	started, known := f.c.consumeBuffer(f.cmdBuf)
+	f.bufChecked = known
+	switch {
+	case !known:
+		return l, true
+	case !started:
+		f.notStarted = true
+		return l, false
+	}
+	f.bufGone = true
+	name, kind := paneShell(f.pane)
+	if probePrompt(f.pane.PanePID, f.pane.PaneTTY, kind, name).AtPrompt == Yes {
+		if l, err := f.read(ctx, -1, nil); err == nil && !f.m.hasStart(l) && !f.m.hasEnd(l) {
+			f.bufGone, f.notStarted = false, true
+			return l, false
+		}
+	}
+	return l, true
+}
+
+// finish fills in a run's result from its last capture: output, exit
+// status, what became of it, and a note on what to do next.
+func (f *frame) finish(ctx context.Context, lines []string, found bool, o RunOptions) {
+	res, m := f.res, f.m
+	out, status, started, overflow := m.extract(lines)
+	cleared := overflow && f.c.historyCleared(ctx, res.PaneID)
+	overflow = overflow && !cleared
+	if started || found {
+		f.startSeen = true
+	}
+	res.Started = f.started() && !f.notStarted
+	res.HistoryOverflow = overflow
+	if found {
+		res.ExitStatus = &status
+		if !f.shellLives() {
+			res.PaneExited = true
+		}
+	} else if !res.ServerGone && !res.PaneExited && !res.EndLost && !f.notStarted {
+		res.TimedOut = true
+	}
+	b := Budget(out, o.MaxLines, o.MaxBytes)
+	res.Output, res.Truncated, res.DroppedLines, res.DroppedBytes = b.Text(), b.Truncated || overflow || cleared, b.DroppedLines, b.DroppedBytes
+	if !res.Started && !f.notStarted && !f.bufChecked {
+		// No marker was seen. The frame deletes the command's buffer when
+		// it reads it, so deleting it now tells whether it started, and if
+		// it had not, keeps a late start from running it (the frame then
+		// evals nothing). When that cannot be told, say started: a caller
+		// that retries a command that did run can do harm.
+		switch started, known := f.c.consumeBuffer(f.cmdBuf); {
+		case !known:
+			res.Started = true
+			res.StartUnknown = true
+		default:
+			res.Started = started
+		}
+	}
+	secs := o.Timeout.Seconds()
+	switch {
+	case f.notStarted:
+		res.Note = fmt.Sprintf("the shell in pane %s did not run tmx's line as typed within %gs (something in the pane took or changed the keys), so the command did not start and now never will; look at the pane before retrying", res.PaneID, startGrace.Seconds())
+	case found && res.PaneExited:
+		res.Note = "the command ended, and then the pane's shell exited: the pane is gone"
+	case res.EndLost:
+		res.Note = "the command ended, but its end line was gone from the pane (cleared, or scrolled past history-limit) before tmx read it: its exit status is lost, and the output shown may be partial"
+	case res.ServerGone:
+		res.Note = "the tmux server exited before the command finished; it may have run in part"
+	case res.PaneExited:
+		res.Note = "the pane's program exited before the command finished; it may have run in part"
+	case res.TimedOut && res.Started && res.Resume != "":
+		res.Note = fmt.Sprintf("the command may still be running after %gs: wait for it again with resume (tmx run --resume TOKEN), or interrupt it (send_keys C-c, tmx send)", secs)
+	case res.TimedOut && res.Started:
+		res.Note = fmt.Sprintf("the command may still be running after %gs: look at pane %s (capture_pane, tmx capture) before retrying, or interrupt it (send_keys C-c, tmx send)", secs, res.PaneID)
+	case res.TimedOut:
+		res.Note = fmt.Sprintf("the command did not start within %gs and now never will: the shell in pane %s was busy; look at it before retrying", secs, res.PaneID)
+	case overflow:
+		res.Note = "the start of the output scrolled out of the pane's history (history-limit); it is lost"
+	case cleared:
+		res.Note = "the pane's history was cleared while the command ran (clear, or clear-history): output printed before that is gone"
+	}
+	if !res.TimedOut || !res.Started {
+		res.Resume = ""
+	}
+}
+
+// shellLives reports, once a run's end line was seen, whether the pane's
+// shell is still alive: it waits (at most shellBackWait) until the shell
+// has its terminal back from the frame's subshell, then looks once more,
+// since a shell that dies of the frame's status dies right then. true
+// where /proc cannot tell.
+func (f *frame) shellLives() bool {
+	pid := f.pane.PanePID
+	if pid <= 0 {
+		return true
+	}
+	end := time.Now().Add(shellBackWait)
+	for {
+		if !processAlive(pid) {
+			return false
+		}
+		if pgrp, tpgid, ok := procStat(pid); !ok || tpgid == pgrp || time.Now().After(end) {
+			time.Sleep(2 * time.Millisecond)
+			return processAlive(pid)
+		}
+		time.Sleep(500 * time.Microsecond)
 	}
 }
 
@@ -433,30 +551,30 @@ func (c *Client) Resume(ctx context.Context, snap *Snapshot, token string, o Run
 		return nil, tmxerr.New(tmxerr.CursorOtherServer, "the resume token was made on another tmux server (or before this one restarted)",
 			"the run it names went with that server; look at the panes (tmx ls) for what is left")
 	}
-	if o.Heartbeat <= 0 {
-		o.Heartbeat = time.Second
-	}
 	id := t.paneID()
 	res := &RunResult{PaneID: id, EffectiveTimeoutSeconds: o.Timeout.Seconds(), TargetPaneIDs: []string{id}}
+	f := &frame{c: c, res: res, m: t.markers(), startAbs: t.StartAbs, heartbeat: o.Heartbeat}
 	p := snap.Pane(id, "")
 	if p != nil {
+		f.pane = *p
 		res.WindowID, res.SessionID = p.WindowID, p.SessionID
 		res.Shell, _ = paneShell(*p)
+	} else {
+		f.pane = PaneInfo{PaneFields: PaneFields{PaneID: id}}
 	}
-	m := t.markers()
 	var lines []string
 	found := false
 	if p != nil {
 		// It may have ended already (the pane, even dead or respawned,
 		// may still show its end line): the pane tells at once.
-		if lines, err = c.readFrame(ctx, id, t.StartAbs, -1, m, nil); err == nil && m.hasEnd(lines) {
+		if lines, err = f.read(ctx, -1, nil); err == nil && f.m.hasEnd(lines) {
 			found = true
 		}
 	}
 	ended := false
 	if !found && p != nil && p.PanePID == t.PanePID && !p.PaneDead {
 		var l []string
-		if l, found, ended = c.endedUnseen(ctx, *p, t.StartAbs, m); ended {
+		if l, found, ended = f.endedUnseen(ctx); ended {
 			lines, res.EndLost = l, !found
 		}
 	}
@@ -467,15 +585,15 @@ func (c *Client) Resume(ctx context.Context, snap *Snapshot, token string, o Run
 	default:
 		deadline, cancel := context.WithTimeout(ctx, o.Timeout)
 		var pending <-chan waiterResult
-		lines, found, pending = c.awaitFrame(ctx, deadline, c.startWaiter(deadline, m.channel, *p), *p, t.StartAbs, m, o.Heartbeat, true, res)
+		lines, found, pending = f.await(ctx, deadline, c.startWaiter(deadline, f.m.channel, *p))
 		cancel()
 		reap(pending)
 		if !found && !res.ServerGone && !res.PaneExited && !res.EndLost {
 			res.Resume = token
 		}
 	}
-	c.finishRun(ctx, res, lines, found, m, "", o)
-	if res.PaneExited {
+	f.finish(ctx, lines, found, o)
+	if res.PaneExited && !found {
 		res.Note = "the pane's program exited, or the pane was respawned, and the command's end line is not in the pane: its exit status is lost"
 	}
 	res.DurationMS = time.Since(began).Milliseconds()
@@ -488,17 +606,18 @@ func (c *Client) Resume(ctx context.Context, snap *Snapshot, token string, o Run
 // only be on its way into tmux, so the pane is read again briefly first.
 // It returns the last capture and whether that holds the end line after
 // all.
-func (c *Client) endedUnseen(ctx context.Context, p PaneInfo, startAbs int, m frameMarkers) (lines []string, found, ended bool) {
-	if atPrompt, _, ok := foreground(p.PanePID); !ok || !atPrompt {
+func (f *frame) endedUnseen(ctx context.Context) (lines []string, found, ended bool) {
+	name, kind := paneShell(f.pane)
+	if probePrompt(f.pane.PanePID, f.pane.PaneTTY, kind, name).AtPrompt != Yes {
 		return nil, false, false
 	}
 	for _, d := range []time.Duration{20 * time.Millisecond, 100 * time.Millisecond} {
 		time.Sleep(d)
-		l, err := c.readFrame(ctx, p.PaneID, startAbs, -1, m, nil)
+		l, err := f.read(ctx, -1, nil)
 		if err != nil {
 			return lines, false, false
 		}
-		if lines = l; m.hasEnd(l) {
+		if lines = l; f.m.hasEnd(l) {
 			return lines, true, true
 		}
 	}
@@ -514,17 +633,18 @@ func reap(pending <-chan waiterResult) {
 	}
 }
 
-// finalCapture reads the pane once more when the wait ended without a
+// final reads the pane once more when the wait ended without a
 // completion, so a timed-out result carries the output so far and whether
 // the frame started.
-func (c *Client) finalCapture(ctx context.Context, p PaneInfo, startAbs int, m frameMarkers, lines []string, res *RunResult) ([]string, bool) {
+func (f *frame) final(ctx context.Context, lines []string) ([]string, bool) {
+	res := f.res
 	if res.ServerGone {
 		return lines, false
 	}
-	l, err := c.readFrame(ctx, p.PaneID, startAbs, -1, m, nil)
+	l, err := f.read(ctx, -1, nil)
 	switch {
 	case err == nil:
-		return l, m.hasEnd(l)
+		return l, f.m.hasEnd(l)
 	case errors.Is(err, ErrNoServer) || errors.Is(err, ErrServerGone):
 		res.ServerGone = true
 	case tmxerr.As(err).Code == tmxerr.TargetNotFound:
@@ -543,7 +663,7 @@ type waiterResult struct {
 // one tmux client, so the usual completion costs a single process: tmux
 // runs the later commands right after the channel is signalled. The capture
 // starts a screen's height above the cursor row at the start, which holds
-// the frame unless its output scrolled further; readFrame then reads again.
+// the frame unless its output scrolled further; read then reads again.
 func (c *Client) startWaiter(ctx context.Context, channel string, p PaneInfo) <-chan waiterResult {
 	ch := make(chan waiterResult, 1)
 	tok := newToken()
@@ -569,13 +689,14 @@ func (c *Client) startWaiter(ctx context.Context, channel string, p PaneInfo) <-
 	return ch
 }
 
-// readFrame returns the pane's joined lines from the frame's start marker
-// to the bottom. lines, when it holds the start marker, is used as is.
+// read returns the pane's joined lines from the frame's start marker to
+// the bottom. lines, when it holds the start marker, is used as is.
 // Otherwise it captures from the frame's absolute row (startAbs, history
 // size historySize, or -1 to ask tmux), and when that misses the marker
 // too (tmux drops the oldest tenth of a full history, which moves every
 // row up), the whole history.
-func (c *Client) readFrame(ctx context.Context, paneID string, startAbs, historySize int, m frameMarkers, lines []string) ([]string, error) {
+func (f *frame) read(ctx context.Context, historySize int, lines []string) ([]string, error) {
+	c, paneID, m := f.c, f.pane.PaneID, f.m
 	if m.hasStart(lines) {
 		return lines, nil
 	}
@@ -589,7 +710,7 @@ func (c *Client) readFrame(ctx context.Context, paneID string, startAbs, history
 		}
 		historySize = atoi(recs[0][1])
 	}
-	from := strconv.Itoa(startAbs - historySize)
+	from := strconv.Itoa(f.startAbs - historySize)
 	for _, start := range []string{from, "-"} {
 		out, err := c.Exec(ctx, nil, "capture-pane", "-p", "-J", "-t", paneID, "-S", start)
 		if err != nil {
@@ -723,130 +844,6 @@ func splitCapture(s string) []string {
 		n--
 	}
 	return lines[:n]
-}
-
-type frameMarkers struct{ half1, half2, channel string }
-
-func (m frameMarkers) start() string     { return m.half1 + m.half2 + "-s" }
-func (m frameMarkers) endPrefix() string { return m.half1 + m.half2 + "-e:" }
-
-// endStatus reports whether line is exactly an end marker, and its status.
-func (m frameMarkers) endStatus(line string) (int, bool) {
-	rest, ok := strings.CutPrefix(line, m.endPrefix())
-	if !ok || rest == "" || len(rest) > 3 {
-		return 0, false
-	}
-	n, err := strconv.Atoi(rest)
-	if err != nil || n < 0 || n > 255 || strconv.Itoa(n) != rest {
-		return 0, false
-	}
-	return n, true
-}
-
-func (m frameMarkers) hasStart(lines []string) bool {
-	for _, l := range lines {
-		if l == m.start() {
-			return true
-		}
-	}
-	return false
-}
-
-func (m frameMarkers) hasEnd(lines []string) bool {
-	for i := len(lines) - 1; i >= 0; i-- {
-		if _, ok := m.endStatus(lines[i]); ok {
-			return true
-		}
-	}
-	return false
-}
-
-// extract returns the lines strictly between the start marker and the end
-// marker, the status, whether the start marker was seen, and whether it had
-// already scrolled out of history (overflow: output from the top is
-// returned). Without an end marker, the lines after the start marker so far.
-func (m frameMarkers) extract(lines []string) (out []string, status int, started, overflow bool) {
-	first := -1
-	for i, l := range lines {
-		if l == m.start() {
-			first = i
-			break
-		}
-	}
-	from := first + 1
-	end := len(lines)
-	found := false
-	for i := from; i < len(lines); i++ {
-		if s, ok := m.endStatus(lines[i]); ok {
-			end, status, found = i, s, true
-			break
-		}
-	}
-	if first < 0 && !found {
-		return nil, 0, false, false
-	}
-	if first < 0 {
-		overflow = true
-		from = 0
-	}
-	out = append([]string(nil), lines[from:end]...)
-	// The trap prints "\r\n" before the end marker so that output without a
-	// final newline still ends its line; drop the empty line that leaves.
-	if found && len(out) > 0 && out[len(out)-1] == "" {
-		out = out[:len(out)-1]
-	}
-	return out, status, first >= 0, overflow
-}
-
-// buildFrame returns the short line typed into the pane and the script
-// it evaluates, which the line reads from the private buffer buf (and
-// deletes). See [Client.Run]. Only the typed line is ever echoed, so it is
-// all a later capture shows of the plumbing, besides the two marker lines.
-// Under fish the command runs in a nested fish that evals it: fish -c
-// exits 0 on a syntax error (fish 3.6), eval reports one as 123. The text
-// travels in an environment variable the nested fish unsets first, so the
-// command sees no trace of it in $argv or its environment. The nested fish
-// runs under sh (fishInSh), so a C-c still lets the frame print its end.
-//
-// The markers start and end with a carriage return as well as a newline: a
-// command may turn the terminal's onlcr off (stty -onlcr, stty raw), and a
-// bare newline would then leave the marker indented, no longer a whole
-// line of its own.
-func buildFrame(kind shellKind, tmux, socket string, m frameMarkers, buf, command string) (typed, script string) {
-	if kind == shellFish {
-		q := fishQuote
-		typed = "eval (command " + q(tmux) + " -S " + q(socket) + " show-buffer -b " + buf + " \\; delete-buffer -b " + buf + " | string collect)"
-		script = "begin\n" +
-			"set -l __tmx_t " + q(tmux) + "; set -l __tmx_s " + q(socket) + "\n" +
-			"builtin printf '\\r%s%s\\r\\n' " + m.half1 + " " + m.half2 + "-s\n" +
-			"__tmx_cmd=" + q(" "+command) + " command sh -c " + q(fishInSh) + "\n" +
-			"builtin printf '\\r\\n%s%s:%s\\r\\n' " + m.half1 + " " + m.half2 + "-e $status\n" +
-			"command $__tmx_t -S $__tmx_s wait-for -S " + m.channel + "\n" +
-			"end\n"
-		return typed, script
-	}
-	q := shQuote
-	typed = "eval \"$(" + q(tmux) + " -S " + q(socket) + " show-buffer -b " + buf + " \\; delete-buffer -b " + buf + ")\""
-	script = "(__tmx_t=" + q(tmux) + " __tmx_s=" + q(socket) + "\n" +
-		"\\trap 's=$?;\\printf \"\\r\\n%s%s:%s\\r\\n\" " + m.half1 + " " + m.half2 + "-e \"$s\";\"$__tmx_t\" -S \"$__tmx_s\" wait-for -S " + m.channel + "' 0\n" +
-		"\\trap '\\exit 130' INT;\\trap '\\exit 143' TERM;\\trap '\\exit 129' HUP\n" +
-		"\\printf '\\r%s%s\\r\\n' " + m.half1 + " " + m.half2 + "-s\n" +
-		"(\\eval " + q(" "+command) + "))\n"
-	return typed, script
-}
-
-// fishInSh runs the command (in $__tmx_cmd) in a nested fish under sh.
-// fish cancels the rest of a block when a job dies of SIGINT, so a C-c
-// would skip the frame's end line; sh waits for its child and then takes
-// the trap, and exits 130 (143 for SIGTERM) like the other shells' frames,
-// an exit fish does not cancel for.
-const fishInSh = `trap "exit 130" INT; trap "exit 143" TERM; fish -c "set -l __tmx_c \$__tmx_cmd; set -e -g __tmx_cmd; eval \$__tmx_c"`
-
-func shQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }
-
-func fishQuote(s string) string {
-	s = strings.ReplaceAll(s, `\`, `\\`)
-	return "'" + strings.ReplaceAll(s, "'", `\'`) + "'"
 }
 
 func randomHex(n int) string {

@@ -46,7 +46,7 @@ func runCmd(env *Env) *cli.Command {
 		Category: catExecute,
 		Flags: []cli.Flag{
 			timeoutFlag,
-			&cli.BoolFlag{Name: "suppress-history", Usage: "start the typed line with a space (best effort: shells that ignore such lines keep it out of history)"},
+			&cli.BoolFlag{Name: "suppress-history", Usage: "accepted for compatibility: nothing tmx types enters the shell's history anyway"},
 			stdinFlag("read COMMAND from stdin instead of the arguments"),
 			&cli.StringFlag{Name: "resume", Usage: "wait again for the run a timed-out result's `TOKEN` (resume) names, instead of running a command"},
 			linesFlag, maxBytesFlag, jsonFlag(),
@@ -110,11 +110,10 @@ func runCmd(env *Env) *cli.Command {
 func runOptions(x *call, cl *client.Client) client.RunOptions {
 	l := cl.Limits()
 	return client.RunOptions{
-		Timeout:         l.Timeout(x.Float64("timeout")),
-		SuppressHistory: x.Bool("suppress-history"),
-		MaxLines:        l.Lines(x.Int("lines")),
-		MaxBytes:        l.Bytes(x.Int("max-bytes")),
-		Key:             x.cursorKey,
+		Timeout:  l.Timeout(x.Float64("timeout")),
+		MaxLines: l.Lines(x.Int("lines")),
+		MaxBytes: l.Bytes(x.Int("max-bytes")),
+		Key:      x.cursorKey,
 	}
 }
 

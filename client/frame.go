@@ -1,0 +1,234 @@
+package client
+
+import (
+	"path"
+	"strconv"
+	"strings"
+)
+
+// shellKind is the frame syntax a pane's shell needs.
+type shellKind int
+
+const (
+	// shellNone is a program that is no shell.
+	shellNone shellKind = iota
+	shellPOSIX
+	shellFish
+	// shellUnsupported is a shell tmx cannot frame: its syntax is neither
+	// POSIX nor fish's (nushell, xonsh, elvish, csh and friends).
+	shellUnsupported
+)
+
+// shellOf classifies a program name (comm, or pane_current_command). Login
+// shells show as "-bash"; a program that sets its process title can show
+// its arguments too ("xonsh -i").
+func shellOf(cmd string) (string, shellKind) {
+	if f := strings.Fields(cmd); len(f) > 0 {
+		cmd = f[0]
+	}
+	name := path.Base(strings.TrimPrefix(cmd, "-"))
+	switch name {
+	case "bash", "zsh", "dash", "sh", "ksh", "mksh", "ksh93", "oksh", "ash", "yash", "posh", "busybox":
+		return name, shellPOSIX
+	case "fish":
+		return name, shellFish
+	case "nu", "nushell", "xonsh", "elvish", "ion", "osh", "ysh", "oil", "tcsh", "csh", "pwsh", "powershell", "rc", "es", "murex", "ngs":
+		return name, shellUnsupported
+	}
+	return name, shellNone
+}
+
+// SupportedShells is the closed list of shells a pane can be started with
+// by name (tmx new --shell, create_session's shell): the ones tmx frames.
+var SupportedShells = []string{"bash", "zsh", "fish", "sh"}
+
+// frameMarkers are a run's marker halves and its wait-for channel. The
+// markers are printed joined, so no text the shell echoes contains one.
+type frameMarkers struct{ half1, half2, channel string }
+
+func (m frameMarkers) start() string     { return m.half1 + m.half2 + "-s" }
+func (m frameMarkers) endPrefix() string { return m.half1 + m.half2 + "-e:" }
+
+// endStatus reports whether line is exactly an end marker, and its status.
+func (m frameMarkers) endStatus(line string) (int, bool) {
+	rest, ok := strings.CutPrefix(line, m.endPrefix())
+	if !ok || rest == "" || len(rest) > 3 {
+		return 0, false
+	}
+	n, err := strconv.Atoi(rest)
+	if err != nil || n < 0 || n > 255 || strconv.Itoa(n) != rest {
+		return 0, false
+	}
+	return n, true
+}
+
+func (m frameMarkers) hasStart(lines []string) bool {
+	for _, l := range lines {
+		if l == m.start() {
+			return true
+		}
+	}
+	return false
+}
+
+func (m frameMarkers) hasEnd(lines []string) bool {
+	for i := len(lines) - 1; i >= 0; i-- {
+		if _, ok := m.endStatus(lines[i]); ok {
+			return true
+		}
+	}
+	return false
+}
+
+// extract returns the lines strictly between the start marker and the end
+// marker, the status, whether the start marker was seen, and whether it had
+// already scrolled out of history (overflow: output from the top is
+// returned). Without an end marker, the lines after the start marker so far.
+func (m frameMarkers) extract(lines []string) (out []string, status int, started, overflow bool) {
+	first := -1
+	for i, l := range lines {
+		if l == m.start() {
+			first = i
+			break
+		}
+	}
+	from := first + 1
+	end := len(lines)
+	found := false
+	for i := from; i < len(lines); i++ {
+		if s, ok := m.endStatus(lines[i]); ok {
+			end, status, found = i, s, true
+			break
+		}
+	}
+	if first < 0 && !found {
+		return nil, 0, false, false
+	}
+	if first < 0 {
+		overflow = true
+		from = 0
+	}
+	out = append([]string(nil), lines[from:end]...)
+	// The trap prints "\r\n" before the end marker so that output without a
+	// final newline still ends its line; drop the empty line that leaves.
+	if found && len(out) > 0 && out[len(out)-1] == "" {
+		out = out[:len(out)-1]
+	}
+	return out, status, first >= 0, overflow
+}
+
+// buildFrame returns the short line typed into the pane and the script
+// it evaluates, which the line reads from the private buffer buf (and
+// deletes). shell is the shell's name (bash, zsh, dash, fish, ...): the
+// script is written for it. See [Client.Run].
+//
+// The typed line starts with a space and holds no control character: fish
+// keeps no line that starts with a space in its history, and tmux 3.7's
+// paste-buffer writes control characters out as text (^E) instead of
+// sending them (cmd-paste-buffer.c, unless -S), so the line editor is
+// reset by a signal instead (see [resetLineEditor]). Only the typed line
+// is ever echoed, so it is all a later capture shows of the plumbing,
+// besides the two marker lines.
+//
+// Nothing the frame does can fail in the user's shell, or leave a trace in
+// it, whatever its options:
+//   - errexit (bash set -e, zsh ERR_EXIT) is turned off around the
+//     command's subshell and back on after it, so a failing command cannot
+//     make the user's shell exit;
+//   - the subshell turns off xtrace and verbose (and zsh's
+//     PRINT_EXIT_VALUE, and the ERR and DEBUG traps bash's errtrace and
+//     functrace would pass down), so the output holds only what the
+//     command printed;
+//   - bash: the typed line is deleted from the history list when the
+//     shell saved it (whatever HISTCONTROL and HISTIGNORE say), before
+//     anything can write the history file; zsh: the frame installs a
+//     zshaddhistory hook (once per shell) that keeps later frame lines out
+//     of the history, and HIST_IGNORE_SPACE keeps out the first one where
+//     it is set; fish ignores lines that start with a space.
+//
+// Builtins are called as \builtin NAME (bash, zsh) or \command NAME
+// (other POSIX shells), so an alias or a function of the same name cannot
+// stand in for them; tmux is called by absolute path with the server's own
+// socket, so the pane's PATH cannot fake completion.
+//
+// The script runs the command in a subshell: it prints a start marker,
+// runs the command in a nested subshell (so its exit, cd and export end
+// there, and its own traps cannot replace the frame's), and on exit (an
+// EXIT trap, so exit, errors and SIGINT/TERM/HUP all count) prints an end
+// marker with the status and signals a private wait-for channel.
+//
+// Under fish the command runs in a nested fish (the pane's own binary,
+// status fish-path) that evals it: fish -c exits 0 on a syntax error
+// (fish 3.6), eval reports one as 123. The text travels in an environment
+// variable the nested fish unsets first, so the command sees no trace of
+// it in $argv or its environment. The nested fish runs under sh: fish
+// cancels the rest of a block when a job dies of SIGINT, so a C-c would
+// skip the frame's end line, while sh waits for its child and then takes
+// its trap, and exits 130 (143 for SIGTERM) like the other shells' frames,
+// an exit fish does not cancel for. The nested fish prints the start
+// marker itself.
+//
+// The markers start and end with a carriage return as well as a newline: a
+// command may turn the terminal's onlcr off (stty -onlcr, stty raw), and a
+// bare newline would then leave the marker indented, no longer a whole
+// line of its own.
+func buildFrame(kind shellKind, shell, tmux, socket string, m frameMarkers, buf, command string) (typed, script string) {
+	if kind == shellFish {
+		q := fishQuote
+		typed = " eval (command " + q(tmux) + " -S " + q(socket) + " show-buffer -b " + buf + " \\; delete-buffer -b " + buf + " | string collect)"
+		// The nested fish reads the user's config.fish, which may turn
+		// fish_trace on: it shadows it before it prints the start marker,
+		// so no trace line falls between the markers.
+		nested := `trap "exit 130" INT; trap "exit 143" TERM; "$0" -c "set -l fish_trace; builtin printf '\r%s%s\r\n' ` + m.half1 + " " + m.half2 + `-s; set -l __tmx_c \$__tmx_cmd; set -e -g __tmx_cmd; eval \$__tmx_c"`
+		script = "begin\n" +
+			"set -l fish_trace\n" +
+			"set -l __tmx_t " + q(tmux) + "; set -l __tmx_s " + q(socket) + "\n" +
+			"__tmx_cmd=" + q(" "+command) + " command sh -c " + q(nested) + " (status fish-path)\n" +
+			"builtin printf '\\r\\n%s%s:%s\\r\\n' " + m.half1 + " " + m.half2 + "-e $status\n" +
+			"command $__tmx_t -S $__tmx_s wait-for -S " + m.channel + "\n" +
+			"end\n"
+		return typed, script
+	}
+	q := shQuote
+	b := `\command `
+	if shell == "bash" || shell == "zsh" {
+		b = `\builtin `
+	}
+	typed = " " + b + "eval \"$(" + q(tmux) + " -S " + q(socket) + " show-buffer -b " + buf + " \\; delete-buffer -b " + buf + ")\""
+	var top, sub strings.Builder
+	top.WriteString("__tmx_o=$-\n" + b + "set +e\n")
+	sub.WriteString("(" + b + "set +xv\n")
+	switch shell {
+	case "bash":
+		// history 1 prints "  NUM  LINE" (HISTTIMEFORMAT would insert a
+		// time); the line is the typed one only if it holds the buffer's
+		// name.
+		top.WriteString("case :$SHELLOPTS: in *:history:*)\n" +
+			"__tmx_h=$(HISTTIMEFORMAT= " + b + "history 1) || :\n" +
+			"case $__tmx_h in *" + buf + "*)\n" +
+			"__tmx_h=${__tmx_h#\"${__tmx_h%%[0-9]*}\"}\n" +
+			b + "history -d \"${__tmx_h%%[!0-9]*}\" || :;;\n" +
+			"esac\n" + b + "unset __tmx_h;;\nesac\n")
+		sub.WriteString(b + "trap - ERR DEBUG RETURN\n")
+	case "zsh":
+		top.WriteString("(( ${+functions[__tmx_nohist]} )) || {\n" +
+			"__tmx_nohist() { " + b + "emulate -L zsh; [[ $1 != ' " + b + "eval \"$('*'show-buffer -b tmx-run-'* ]]; }\n" +
+			"zshaddhistory_functions+=(__tmx_nohist)\n}\n")
+		sub.WriteString(b + "unsetopt printexitvalue errreturn\n" + b + "trap - ZERR DEBUG\n")
+	}
+	sub.WriteString("__tmx_t=" + q(tmux) + " __tmx_s=" + q(socket) + "\n" +
+		b + "trap 's=$?;" + b + "printf \"\\r\\n%s%s:%s\\r\\n\" " + m.half1 + " " + m.half2 + "-e \"$s\";\"$__tmx_t\" -S \"$__tmx_s\" wait-for -S " + m.channel + "' 0\n" +
+		b + "trap '" + b + "exit 130' INT;" + b + "trap '" + b + "exit 143' TERM;" + b + "trap '" + b + "exit 129' HUP\n" +
+		b + "printf '\\r%s%s\\r\\n' " + m.half1 + " " + m.half2 + "-s\n" +
+		"(" + b + "eval " + q(" "+command) + "))\n")
+	script = top.String() + sub.String() +
+		"case $__tmx_o in *e*) " + b + "set -e;; esac\n" + b + "unset __tmx_o\n"
+	return typed, script
+}
+
+func shQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }
+
+func fishQuote(s string) string {
+	s = strings.ReplaceAll(s, `\`, `\\`)
+	return "'" + strings.ReplaceAll(s, "'", `\'`) + "'"
+}

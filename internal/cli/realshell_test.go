@@ -1,0 +1,307 @@
+package cli
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/tmx-sh/tmx/internal/tmuxtest"
+	"github.com/tmx-sh/tmx/tmxerr"
+)
+
+// userShell starts a session named name whose pane runs shell as a user
+// would have it: an interactive shell reading the startup text rc (bash:
+// --rcfile, zsh: $ZDOTDIR/.zshrc, fish: sourced by -C), with its history
+// kept in a file of its own, and waits for its prompt. The prompt is
+// "P$ " (bash), "Z% " (zsh) or "F> " (fish). It returns the pane and the
+// history file.
+func userShell(t *testing.T, srv *tmuxtest.Server, name, shell, rc string) (pane, histfile string) {
+	t.Helper()
+	path := tmuxtest.Shell(t, shell)
+	dir := filepath.Join(srv.Home, name)
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	var argv []string
+	prompt := ""
+	switch shell {
+	case "bash":
+		histfile = filepath.Join(dir, "bash_history")
+		rcfile := filepath.Join(dir, "bashrc")
+		write(t, rcfile, "HISTFILE="+histfile+"\nPS1='P$ '\n"+rc+"\n")
+		argv = []string{path, "--rcfile", rcfile, "-i"}
+		prompt = "P$"
+	case "zsh":
+		histfile = filepath.Join(dir, "zsh_history")
+		write(t, filepath.Join(dir, ".zshrc"), "HISTFILE="+histfile+"\nHISTSIZE=1000\nSAVEHIST=1000\nPROMPT='Z%% '\n"+rc+"\n")
+		argv = []string{"env", "ZDOTDIR=" + dir, path, "-i"}
+		prompt = "Z%"
+	case "fish":
+		// fish reads $XDG_CONFIG_HOME/fish/config.fish and keeps its
+		// history under $XDG_DATA_HOME/fish.
+		histfile = filepath.Join(dir, "fish", "fish_history")
+		// A generated_completions folder keeps fish from writing one in
+		// the background at its first start (fish_update_completions).
+		os.MkdirAll(filepath.Join(dir, "fish", "generated_completions"), 0o700)
+		write(t, filepath.Join(dir, "fish", "config.fish"), "function fish_prompt; echo -n 'F> '; end\nfunction fish_mode_prompt; end\nset -g fish_greeting\n"+rc+"\n")
+		argv = []string{"env", "XDG_CONFIG_HOME=" + dir, "XDG_DATA_HOME=" + dir, path, "-i"}
+		prompt = "F>"
+	default:
+		t.Fatalf("userShell: no setup for %s", shell)
+	}
+	args := append([]string{"new-session", "-d", "-P", "-F", "#{pane_id}", "-s", name, "-x", "100", "-y", "30"}, argv...)
+	pane = srv.Tmux(args...)
+	srv.WaitFor(pane, func(s string) bool { return strings.HasSuffix(strings.TrimSpace(s), prompt) }, 20*time.Second)
+	return pane, histfile
+}
+
+func write(t *testing.T, path, text string) {
+	t.Helper()
+	if err := os.WriteFile(path, []byte(text), 0o600); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// commandMode leaves the pane's line editor in vi command mode, as a user
+// who pressed Escape would, with text typed and not submitted, and waits
+// past the editors' escape timeouts (readline's keyseq-timeout is 500 ms,
+// zsh's KEYTIMEOUT 400 ms).
+func commandMode(srv *tmuxtest.Server, pane string) {
+	srv.Tmux("send-keys", "-t", pane, "-l", "half typed")
+	srv.Tmux("send-keys", "-t", pane, "Escape")
+	time.Sleep(700 * time.Millisecond)
+}
+
+// shellAlive requires the pane to exist with its shell alive.
+func shellAlive(t *testing.T, srv *tmuxtest.Server, pane string) {
+	t.Helper()
+	out, err := srv.TryTmux("display-message", "-p", "-t", pane, "#{pane_id} #{pane_dead}")
+	if err != nil || out != pane+" 0" {
+		t.Fatalf("pane %s is gone or dead after the runs: %q %v", pane, out, err)
+	}
+}
+
+// historyLines returns the lines of a history file (empty when absent).
+func historyLines(t *testing.T, path string) string {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil && !os.IsNotExist(err) {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+// The user's own shell: errexit, a vi-mode line editor left in command
+// mode with text on the line, and a history file that keeps every line.
+// Every run returns exactly what the command printed and its status, the
+// shell survives a failing command, and nothing tmx typed enters the
+// history.
+func TestRunUserShells(t *testing.T) {
+	cases := []struct {
+		name, shell, rc string
+		vi              bool
+	}{
+		{"bash-errexit-vi", "bash", "set -e\nset -o vi\nHISTCONTROL=\nHISTIGNORE=\nPROMPT_COMMAND='history -a'", true},
+		{"bash-emacs-traced", "bash", "set -xv\nHISTCONTROL=", false},
+		{"zsh-errexit-vi", "zsh", "setopt ERR_EXIT INC_APPEND_HISTORY HIST_IGNORE_SPACE\nbindkey -v", true},
+		{"zsh-emacs-traced", "zsh", "setopt XTRACE VERBOSE PRINT_EXIT_VALUE HIST_IGNORE_SPACE\nbindkey -e", false},
+		{"fish-vi", "fish", "set -g fish_key_bindings fish_vi_key_bindings", true},
+		{"fish-emacs-traced", "fish", "set -g fish_trace 1", false},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			srv := tmuxtest.New(t)
+			pane, hist := userShell(t, srv, "u", tc.shell, tc.rc)
+			runs := []struct {
+				command, output string
+				status          int
+			}{
+				{"echo hello world", "hello world", 0},
+				{"false", "", 1},
+				{"printf 'a\\n\\nb\\n'; sh -c 'exit 3'", "a\n\nb", 3},
+				{`echo "it's" 'a "quote"'`, `it's a "quote"`, 0},
+			}
+			for _, r := range runs {
+				if tc.vi {
+					commandMode(srv, pane)
+				}
+				d := runIn(t, srv, pane, r.command, r.status)
+				if d["output"] != r.output || d["started"] != true || d["pane_exited"] != false {
+					t.Errorf("%s: output %q (want %q), document %v", r.command, d["output"], r.output, d)
+				}
+			}
+			shellAlive(t, srv, pane)
+			time.Sleep(300 * time.Millisecond) // fish writes its history file after the prompt
+			if h := historyLines(t, hist); strings.Contains(h, "show-buffer") || strings.Contains(h, "tmx-run") {
+				t.Errorf("tmx's typed line entered the history file:\n%s", h)
+			}
+		})
+	}
+}
+
+// bash's history list (not only its file) holds no line tmx typed, with
+// HISTCONTROL and HISTIGNORE empty.
+func TestRunKeepsBashHistoryList(t *testing.T) {
+	t.Parallel()
+	srv := tmuxtest.New(t)
+	pane, _ := userShell(t, srv, "h", "bash", "HISTCONTROL=\nHISTIGNORE=\nset -o history")
+	srv.Tmux("send-keys", "-t", pane, "echo by-hand", "Enter")
+	runIn(t, srv, pane, "true", 0)
+	runIn(t, srv, pane, "true", 0)
+	d := runIn(t, srv, pane, "history", 0)
+	out := d["output"].(string)
+	if strings.Contains(out, "show-buffer") || !strings.Contains(out, "echo by-hand") {
+		t.Errorf("history list after runs:\n%s", out)
+	}
+}
+
+// zsh without HIST_IGNORE_SPACE: the first run installs a zshaddhistory
+// hook; no later run enters the history file.
+func TestRunZshHistoryHook(t *testing.T) {
+	t.Parallel()
+	srv := tmuxtest.New(t)
+	pane, hist := userShell(t, srv, "z", "zsh", "setopt INC_APPEND_HISTORY")
+	runIn(t, srv, pane, "true", 0)
+	before := strings.Count(historyLines(t, hist), "show-buffer")
+	for i := 0; i < 3; i++ {
+		runIn(t, srv, pane, "true", 0)
+	}
+	if after := strings.Count(historyLines(t, hist), "show-buffer"); after != before || before > 1 {
+		t.Errorf("zsh history holds %d frame lines after the first run and %d after four:\n%s", before, after, historyLines(t, hist))
+	}
+}
+
+// A vi-mode editor left in command mode takes tmx type --enter as typed:
+// the line is cleared first, and the exact text runs.
+func TestTypeEnterViCommandMode(t *testing.T) {
+	for _, shell := range []string{"bash", "zsh", "fish"} {
+		t.Run(shell, func(t *testing.T) {
+			t.Parallel()
+			srv := tmuxtest.New(t)
+			rc := map[string]string{"bash": "set -o vi", "zsh": "bindkey -v", "fish": "set -g fish_key_bindings fish_vi_key_bindings"}[shell]
+			pane, _ := userShell(t, srv, "v", shell, rc)
+			commandMode(srv, pane)
+			line := "echo hello-$((6*7))"
+			if shell == "fish" {
+				line = "echo hello-(math 6 x 7)"
+			}
+			d := mustJSON(t, srv, 0, "type", "--enter", pane, "--", line)
+			if d["submitted"] != "yes" || d["line_reset"] != true {
+				t.Errorf("type document: %v", d)
+			}
+			screen := srv.WaitFor(pane, func(s string) bool { return strings.Contains(s, "hello-42") }, 5*time.Second)
+			if strings.Contains(screen, "not found") || strings.Contains(screen, "typedecho") {
+				t.Errorf("the typed line did not run as typed:\n%s", screen)
+			}
+		})
+	}
+}
+
+// A line the shell does not run as typed (here a key bound to another
+// character) comes back as started: false once the frame's start marker
+// fails to appear, not as a timeout that blames a busy shell.
+func TestRunMangledLineNotStarted(t *testing.T) {
+	t.Parallel()
+	srv := tmuxtest.New(t)
+	pane, _ := userShell(t, srv, "m", "bash", `bind '"v": "V"'`)
+	d := runIn(t, srv, pane, "echo should-not-run", tmxerr.ExitFailure, "--timeout", "60")
+	if d["started"] != false || d["timed_out"] != false || d["exit_status"] != nil || !strings.Contains(d["note"].(string), "did not run") {
+		t.Errorf("document: %v", d)
+	}
+	time.Sleep(500 * time.Millisecond)
+	if s := srv.Capture(pane); strings.Contains(s, "should-not-run\n") {
+		t.Errorf("the command ran after all:\n%s", s)
+	}
+	if b := srv.Tmux("list-buffers", "-F", "#{buffer_name}"); b != "" {
+		t.Errorf("buffers left behind: %q", b)
+	}
+}
+
+// B16: a shell running a script is busy; run types nothing into the
+// script's read.
+func TestRunRefusesScriptPane(t *testing.T) {
+	t.Parallel()
+	srv := tmuxtest.New(t)
+	script := filepath.Join(srv.Home, "reader.sh")
+	write(t, script, "sleep 2; read -r line; echo \"SCRIPT GOT: $line\"\n")
+	pane := srv.Tmux("new-session", "-d", "-P", "-F", "#{pane_id}", "-s", "scr", "bash", script, ";", "set-option", "-p", "remain-on-exit", "on")
+	code, msg := mustFail(t, srv, 2, "run", pane, "--", "echo X")
+	if code != tmxerr.PaneBusy || !strings.Contains(msg, "script") {
+		t.Errorf("run into a script: %s %q", code, msg)
+	}
+	time.Sleep(2500 * time.Millisecond)
+	srv.Tmux("send-keys", "-t", pane, "-l", "by-hand")
+	srv.Tmux("send-keys", "-t", pane, "Enter")
+	if s := srv.WaitFor(pane, func(s string) bool { return strings.Contains(s, "SCRIPT GOT:") }, 5*time.Second); !strings.Contains(s, "SCRIPT GOT: by-hand") {
+		t.Errorf("the script read what tmx typed:\n%s", s)
+	}
+}
+
+// A shell still reading slow startup files is waited for: the run types
+// its line once the first prompt is up, and the line is not echoed twice.
+func TestRunWaitsForStartupFiles(t *testing.T) {
+	t.Parallel()
+	srv := tmuxtest.New(t)
+	rc := filepath.Join(srv.Home, "slowrc")
+	write(t, rc, "sleep 2\nPS1='P$ '\n")
+	pane := srv.Tmux("new-session", "-d", "-P", "-F", "#{pane_id}", "-s", "slow", "-x", "150", "bash", "--rcfile", rc, "-i")
+	d := runIn(t, srv, pane, "echo started-ok", 0)
+	if d["output"] != "started-ok" {
+		t.Errorf("document: %v", d)
+	}
+	if n := strings.Count(srv.Capture(pane), "show-buffer"); n != 1 {
+		t.Errorf("the typed line shows %d times:\n%s", n, srv.Capture(pane))
+	}
+}
+
+// The whole story at once: set -e, vi mode left in command mode, an
+// unfiltered history file, slow startup files. Twenty mixed runs give
+// exact output and statuses, the shell lives, and its history holds no
+// line tmx typed.
+func TestRunTwentyInARealShell(t *testing.T) {
+	t.Parallel()
+	srv := tmuxtest.New(t)
+	dir := filepath.Join(srv.Home, "stress")
+	os.MkdirAll(dir, 0o700)
+	hist := filepath.Join(dir, "hist")
+	rc := filepath.Join(dir, "rc")
+	write(t, rc, "sleep 1\nset -e\nset -o vi\nHISTFILE="+hist+"\nHISTCONTROL=\nHISTIGNORE=\nshopt -s histappend\nPROMPT_COMMAND='history -a'\nPS1='P$ '\n")
+	pane := srv.Tmux("new-session", "-d", "-P", "-F", "#{pane_id}", "-s", "stress", "-x", "120", "-y", "40", "bash", "--rcfile", rc, "-i")
+	mixed := []struct {
+		command, output string
+		status          int
+	}{
+		{"echo one", "one", 0},
+		{"false", "", 1},
+		{"exit 7", "", 7},
+		{"cd / && pwd", "/", 0},
+		{"printf 'x\\ny\\n' | wc -l", "2", 0},
+		{"echo $((40+2))", "42", 0},
+		{"set -u; echo $UNSET_VAR_X", "", 1},
+		{"ls /nonexistent-dir 2>/dev/null", "", 2},
+		{"echo 'tab\there' | tr '\\t' ' '", "tab here", 0},
+		{"for i in 1 2 3; do echo $i; done", "1\n2\n3", 0},
+	}
+	for i := 0; i < 20; i++ {
+		r := mixed[i%len(mixed)]
+		if i%3 == 1 {
+			commandMode(srv, pane)
+		}
+		d := runIn(t, srv, pane, r.command, r.status)
+		out := d["output"].(string)
+		if r.command == "set -u; echo $UNSET_VAR_X" {
+			out = "" // bash's error text differs between versions
+		}
+		if out != r.output {
+			t.Errorf("run %d %q: output %q, want %q", i, r.command, d["output"], r.output)
+		}
+	}
+	shellAlive(t, srv, pane)
+	runIn(t, srv, pane, "true", 0) // the prompt after it writes the history file
+	if h := historyLines(t, hist); strings.Contains(h, "show-buffer") {
+		t.Errorf("history file holds tmx's lines:\n%s", h)
+	}
+}
