@@ -82,20 +82,20 @@ type RespawnOptions struct {
 // with (respawn-pane), keeping its id and place. A live pane needs
 // o.Kill; the caller's own pane needs o.ConfirmSelf. Errors:
 // confirmation_required, caller_pane, caller_unproven, invalid_argument.
-func (c *Client) Respawn(ctx context.Context, snap *Snapshot, p PaneInfo, o RespawnOptions) (*Snapshot, PaneInfo, error) {
+func (c *Client) Respawn(ctx context.Context, snap *Snapshot, p PaneInfo, o RespawnOptions) (*Spawned, error) {
 	if err := CheckEnv(o.Env, o.SuppressHistory); err != nil {
-		return nil, PaneInfo{}, err
+		return nil, err
 	}
 	if snap.Caller.Unproven && !o.ConfirmSelf {
-		return nil, PaneInfo{}, tmxerr.Errorf(tmxerr.CallerUnproven, "cannot tell whether pane %s is the caller's own pane: %s", p.PaneID, snap.Caller.Reason).
+		return nil, tmxerr.Errorf(tmxerr.CallerUnproven, "cannot tell whether pane %s is the caller's own pane: %s", p.PaneID, snap.Caller.Reason).
 			WithHint("pass --confirm-self if you are sure")
 	}
 	if p.PaneID == snap.Caller.PaneID && !o.ConfirmSelf {
-		return nil, PaneInfo{}, tmxerr.Errorf(tmxerr.CallerPane, "pane %s is the caller's own pane; respawning it ends the program running tmx", p.PaneID).
+		return nil, tmxerr.Errorf(tmxerr.CallerPane, "pane %s is the caller's own pane; respawning it ends the program running tmx", p.PaneID).
 			WithHint("pass --confirm-self (confirm_self: true) if that is intended")
 	}
 	if !p.PaneDead && !o.Kill {
-		return nil, PaneInfo{}, tmxerr.Errorf(tmxerr.ConfirmationRequired, "pane %s is running %s; respawning it kills that", p.PaneID, p.PaneCurrentCommand).
+		return nil, tmxerr.Errorf(tmxerr.ConfirmationRequired, "pane %s is running %s; respawning it kills that", p.PaneID, p.PaneCurrentCommand).
 			WithHint("pass --kill (confirm: true over MCP) to end it and start again")
 	}
 	args := []string{"respawn-pane", "-t", p.PaneID}
@@ -103,10 +103,17 @@ func (c *Client) Respawn(ctx context.Context, snap *Snapshot, p PaneInfo, o Resp
 		args = append(args, "-k")
 	}
 	if _, err := c.Exec(ctx, nil, append(args, envArgs(o.Env, o.SuppressHistory)...)...); err != nil {
-		return nil, PaneInfo{}, err
+		return nil, err
 	}
 	snap, q, err := c.readBack(ctx, p.PaneID)
-	return snap, q, err
+	if err != nil {
+		return nil, err
+	}
+	sp := &Spawned{Snap: snap, Pane: q}
+	if !q.PaneDead {
+		sp.Ready = c.awaitReady(ctx, q, false)
+	}
+	return sp, nil
 }
 
 // Signals are the signals tmx sends to a pane's foreground process group.
@@ -239,7 +246,7 @@ func (c *Client) SendKeysBatch(ctx context.Context, snap *Snapshot, ops []KeyOp,
 			return nil, bad(err)
 		}
 		cohort := snap.Cohort(r.Pane)
-		if err := checkCohort(cohort, snap.Caller, confirmSelf); err != nil {
+		if err := checkCohort(cohort, snap.Caller, InputOptions{ConfirmSelf: confirmSelf}); err != nil {
 			return nil, bad(err)
 		}
 		if len(args) > 0 {

@@ -26,17 +26,39 @@ type InputResult struct {
 	// Bytes is the length of the text sent (type, paste); absent for
 	// keys, which Keys lists.
 	Bytes int `json:"bytes,omitempty"`
-	// Bracketed is true when paste asked for bracketed-paste markers; tmux
-	// sends them only if the program enabled bracketed paste mode.
-	Bracketed bool `json:"bracketed,omitempty"`
+	// Bracketed says whether the program receives the paste inside
+	// bracketed-paste markers: "yes" when tmux sends them (the program
+	// enabled bracketed paste mode; tmux 3.7+ reports it as
+	// #{bracket_paste_flag}, and on older servers a bash, zsh or fish at
+	// its prompt has its line editor reading, which enables it), "no" when
+	// it does not (or --no-bracket), "unknown" otherwise. Paste only.
+	Bracketed Tri `json:"bracketed,omitempty"`
+	// ExitedMode is true when the pane was in a mode (copy mode) and tmx
+	// cancelled it first, as asked (--exit-mode).
+	ExitedMode bool `json:"exited_mode,omitempty"`
+	// LineReset is true when the target was a shell at its prompt and tmx
+	// cleared its command line first (type --enter), so the line runs
+	// exactly the text sent.
+	LineReset bool `json:"line_reset,omitempty"`
 	// Enter is true when a submit key followed the text, as a separate step.
 	Enter bool `json:"enter"`
-	// Submitted is "yes" when the pane visibly changed after Enter, "no"
-	// when the text still sat on the cursor line after every attempt, and
-	// "unknown" otherwise (B01). Empty without Enter.
-	Submitted      string   `json:"submitted,omitempty"`
-	SubmitAttempts int      `json:"submit_attempts,omitempty"`
-	Warnings       []string `json:"warnings,omitempty"`
+	// Submitted says whether the program took the Enter (B01): "yes" when
+	// the pane visibly changed after it, "no" when there is evidence it
+	// did not (a shell still at its prompt with the text on its line, or
+	// the text never showed on a shell's line, so no Enter was sent), and
+	// "unknown" otherwise. tmx never sends a second Enter. Empty without
+	// Enter.
+	Submitted Tri      `json:"submitted,omitempty"`
+	Warnings  []string `json:"warnings,omitempty"`
+}
+
+// InputOptions are the consents an input call takes.
+type InputOptions struct {
+	// ConfirmSelf allows the caller's own pane.
+	ConfirmSelf bool
+	// ExitMode cancels the mode of a pane in one (copy mode, a chooser;
+	// copy-mode -q) before the input, instead of refusing it.
+	ExitMode bool
 }
 
 // Cohort returns the panes that input to p reaches: p alone, or, when p's
@@ -81,10 +103,11 @@ func CheckCallerScope(r Resolved, caller Caller, confirmSelf bool) error {
 }
 
 // checkCohort refuses the whole send when any member of the cohort is
-// dead, in a mode, or the caller's pane (SPEC section 6).
-func checkCohort(cohort []PaneInfo, caller Caller, confirmSelf bool) error {
+// dead, in a mode (unless o.ExitMode), or the caller's pane (SPEC section
+// 6).
+func checkCohort(cohort []PaneInfo, caller Caller, o InputOptions) error {
 	for _, q := range cohort {
-		if err := checkInputTarget(q, caller, confirmSelf); err != nil {
+		if err := checkInputTarget(q, caller, o); err != nil {
 			if q.PaneID != cohort[0].PaneID {
 				te := tmxerr.As(err)
 				te.Message = "synchronize-panes sends this input to " + idList(cohort) + " too, and " + te.Message
@@ -94,6 +117,26 @@ func checkCohort(cohort []PaneInfo, caller Caller, confirmSelf bool) error {
 		}
 	}
 	return nil
+}
+
+// exitModes cancels the mode of every pane of panes that is in one
+// (copy-mode -q leaves copy mode and any other mode, tmux 3.2+), in one
+// tmux call, and reports whether it cancelled any.
+func (c *Client) exitModes(ctx context.Context, panes []PaneInfo) (bool, error) {
+	var args []string
+	for _, q := range panes {
+		if q.PaneInMode {
+			if len(args) > 0 {
+				args = append(args, ";")
+			}
+			args = append(args, "copy-mode", "-q", "-t", q.PaneID)
+		}
+	}
+	if len(args) == 0 {
+		return false, nil
+	}
+	_, err := c.Exec(ctx, nil, args...)
+	return err == nil, err
 }
 
 func idList(panes []PaneInfo) string {
@@ -113,7 +156,7 @@ func inputResult(p PaneInfo, reached []PaneInfo) *InputResult {
 // SendKeys sends tmux key names to p (send-keys without -l). Every key is
 // checked with [CheckKey] first, and "--" ends tmux's options so a key
 // cannot become a flag (B06).
-func (c *Client) SendKeys(ctx context.Context, snap *Snapshot, p PaneInfo, keys []string, confirmSelf bool) (*InputResult, error) {
+func (c *Client) SendKeys(ctx context.Context, snap *Snapshot, p PaneInfo, keys []string, o InputOptions) (*InputResult, error) {
 	if len(keys) == 0 {
 		return nil, tmxerr.New(tmxerr.Usage, "no keys given", "name at least one key, e.g. tmx send %0 C-c")
 	}
@@ -123,7 +166,12 @@ func (c *Client) SendKeys(ctx context.Context, snap *Snapshot, p PaneInfo, keys 
 		}
 	}
 	cohort := snap.Cohort(p)
-	if err := checkCohort(cohort, snap.Caller, confirmSelf); err != nil {
+	if err := checkCohort(cohort, snap.Caller, o); err != nil {
+		return nil, err
+	}
+	res := inputResult(p, cohort)
+	var err error
+	if res.ExitedMode, err = c.exitModes(ctx, cohort); err != nil {
 		return nil, err
 	}
 	args := []string{"send-keys", "-t", p.PaneID, "--"}
@@ -133,7 +181,6 @@ func (c *Client) SendKeys(ctx context.Context, snap *Snapshot, p PaneInfo, keys 
 	if _, err := c.Exec(ctx, nil, args...); err != nil {
 		return nil, err
 	}
-	res := inputResult(p, cohort)
 	res.Keys = keys
 	return res, nil
 }
@@ -169,28 +216,49 @@ const MaxTypedText = 16 << 10
 
 // TypeText sends literal text to p (send-keys -l -- TEXT): tmux looks up
 // no key names in it. With enter, Enter follows as a separate send, and
-// Submitted reports what was seen.
-func (c *Client) TypeText(ctx context.Context, snap *Snapshot, p PaneInfo, text string, enter, confirmSelf bool) (*InputResult, error) {
+// Submitted reports what was seen. Into a shell at its prompt, enter
+// first clears the command line and leaves a vi-mode editor in insert
+// mode ([resetLineEditor]), and Enter is sent only once the shell shows
+// the text on its line.
+func (c *Client) TypeText(ctx context.Context, snap *Snapshot, p PaneInfo, text string, enter bool, o InputOptions) (*InputResult, error) {
 	if err := CheckTypedText(text); err != nil {
 		return nil, err
 	}
 	cohort := snap.Cohort(p)
-	if err := checkCohort(cohort, snap.Caller, confirmSelf); err != nil {
+	if err := checkCohort(cohort, snap.Caller, o); err != nil {
 		return nil, err
+	}
+	res := inputResult(p, cohort)
+	var err error
+	if res.ExitedMode, err = c.exitModes(ctx, cohort); err != nil {
+		return nil, err
+	}
+	shell := shellPrompt(p)
+	if enter && shell.AtPrompt == Yes && len(cohort) == 1 {
+		res.LineReset = resetLineEditor(p.PanePID, p.PaneTTY, shell.Editing, resetWait)
 	}
 	if _, err := c.Exec(ctx, nil, "send-keys", "-t", p.PaneID, "-l", "--", Arg(text)); err != nil {
 		return nil, err
 	}
-	res := inputResult(p, cohort)
 	res.Text, res.Bytes = text, len(text)
 	if enter {
 		res.Enter = true
-		res.Submitted, res.SubmitAttempts = c.submit(ctx, p, text, func() error {
+		res.Submitted = c.submit(ctx, p, text, shell.AtPrompt == Yes, res, func() error {
 			_, err := c.Exec(ctx, nil, "send-keys", "-t", p.PaneID, "Enter")
 			return err
 		})
 	}
 	return res, nil
+}
+
+// shellPrompt is the prompt state of p's program when it is a shell tmx
+// knows (AtPrompt Unknown otherwise).
+func shellPrompt(p PaneInfo) promptState {
+	name, kind := paneShell(p)
+	if kind != shellPOSIX && kind != shellFish {
+		return promptState{AtPrompt: Unknown}
+	}
+	return probePrompt(p.PanePID, p.PaneTTY, kind, name)
 }
 
 // CheckPastedText refuses text a paste cannot deliver as text: invalid
@@ -221,15 +289,25 @@ type PasteOptions struct {
 	// without -p): each newline then reaches the program as Enter.
 	NoBracket bool
 	// Enter submits after the paste, as a separate step.
-	Enter       bool
-	ConfirmSelf bool
+	Enter bool
+	InputOptions
 }
+
+// pasteBracketWait bounds how long a paste holding a newline waits for
+// its program to enable bracketed paste (a shell between two prompts, just
+// after C-c, has it off).
+var pasteBracketWait = 2 * time.Second
 
 // Paste loads text into a private buffer (tmx-paste-NONCE) from stdin, so
 // tmux never parses it (B06), pastes it into p only (paste-buffer is not
 // affected by synchronize-panes) and deletes the buffer (-d). Bracketed
 // paste (-p) is the default, so a shell or TUI that enabled bracketed-paste
-// mode inserts multi-line text without running it (B02).
+// mode inserts multi-line text without running it (B02); tmux adds the
+// markers only when the program enabled that mode, and the result says
+// whether it had ([InputResult].Bracketed). Text holding a newline waits,
+// at most pasteBracketWait, for a program known not to have enabled it,
+// and is then refused (unbracketed_paste) unless NoBracket accepts that
+// each newline is Enter.
 func (c *Client) Paste(ctx context.Context, snap *Snapshot, p PaneInfo, text string, o PasteOptions) (*InputResult, error) {
 	if text == "" {
 		return nil, tmxerr.New(tmxerr.InvalidArgument, "no text to paste", "give the text on stdin")
@@ -237,8 +315,28 @@ func (c *Client) Paste(ctx context.Context, snap *Snapshot, p PaneInfo, text str
 	if err := CheckPastedText(text); err != nil {
 		return nil, err
 	}
-	if err := checkInputTarget(p, snap.Caller, o.ConfirmSelf); err != nil {
+	if err := checkInputTarget(p, snap.Caller, o.InputOptions); err != nil {
 		return nil, err
+	}
+	res := inputResult(p, []PaneInfo{p})
+	var err error
+	if res.ExitedMode, err = c.exitModes(ctx, []PaneInfo{p}); err != nil {
+		return nil, err
+	}
+	res.Bracketed = No
+	if !o.NoBracket {
+		if res.Bracketed, err = c.bracketState(ctx, p); err != nil {
+			return nil, err
+		}
+		if strings.ContainsAny(text, "\n\r") && res.Bracketed != Yes {
+			if res.Bracketed, err = c.awaitBracket(ctx, p, res.Bracketed); err != nil {
+				return nil, err
+			}
+			if res.Bracketed == No {
+				return nil, tmxerr.Errorf(tmxerr.UnbracketedPaste, "pane %s's program has not enabled bracketed paste, so each newline of the text would press Enter", p.PaneID).
+					WithHint("paste when it is at a prompt that takes pastes, or pass --no-bracket (no_bracket: true) if each line should run as it arrives")
+			}
+		}
 	}
 	buf := "tmx-paste-" + randomHex(8)
 	args := []string{"load-buffer", "-b", buf, "-", ";", "paste-buffer", "-d"}
@@ -250,18 +348,18 @@ func (c *Client) Paste(ctx context.Context, snap *Snapshot, p PaneInfo, text str
 		c.deleteBuffers(buf)
 		return nil, err
 	}
-	res := inputResult(p, []PaneInfo{p})
-	res.Bytes, res.Bracketed = len(text), !o.NoBracket
+	res.Bytes = len(text)
 	if n := strings.Count(strings.TrimSuffix(text, "\n"), "\n"); n > 0 {
-		if o.NoBracket {
+		switch res.Bracketed {
+		case No:
 			res.Warnings = append(res.Warnings, strconv.Itoa(n+1)+" lines pasted without bracketed paste: each newline reached the program as Enter")
-		} else {
-			res.Warnings = append(res.Warnings, strconv.Itoa(n+1)+" lines pasted: a program that has not enabled bracketed paste mode receives each newline as Enter")
+		case Unknown:
+			res.Warnings = append(res.Warnings, strconv.Itoa(n+1)+" lines pasted; tmx cannot tell whether the program enabled bracketed paste mode: if it did not, each newline reached it as Enter")
 		}
 	}
 	if o.Enter {
 		res.Enter = true
-		res.Submitted, res.SubmitAttempts = c.submit(ctx, p, text, func() error {
+		res.Submitted = c.submit(ctx, p, text, shellPrompt(p).AtPrompt == Yes, res, func() error {
 			// Enter as its own paste of a bare CR, so it reaches p alone.
 			b := "tmx-enter-" + randomHex(8)
 			_, err := c.Exec(ctx, nil, "set-buffer", "-b", b, "--", "\r", ";", "paste-buffer", "-d", "-r", "-b", b, "-t", p.PaneID)
@@ -271,13 +369,71 @@ func (c *Client) Paste(ctx context.Context, snap *Snapshot, p PaneInfo, text str
 	return res, nil
 }
 
-// Submission checks (B01): a short settle time after the text, then Enter,
-// then a bounded look for a visible change; up to submitTries Enters.
-const (
+// bracketState says whether tmux would wrap a paste into p in
+// bracketed-paste markers now: #{bracket_paste_flag} (tmux 3.7 and
+// newer; an older server expands the unknown format to nothing), else
+// Yes for a bash, zsh or fish whose line editor is reading at its prompt
+// (they enable bracketed paste mode there: bash 5.1+, zsh 5.1+, fish 3+),
+// and Unknown for anything else.
+func (c *Client) bracketState(ctx context.Context, p PaneInfo) (Tri, error) {
+	out, err := c.Exec(ctx, nil, "display-message", "-p", "-t", p.PaneID, "#{pane_id}:#{bracket_paste_flag}")
+	if err != nil {
+		return Unknown, err
+	}
+	switch strings.TrimSpace(string(out)) {
+	case p.PaneID + ":1":
+		return Yes, nil
+	case p.PaneID + ":0":
+		return No, nil
+	}
+	name, _ := paneShell(p)
+	switch name {
+	case "bash", "zsh", "fish":
+		if ps := shellPrompt(p); ps.AtPrompt == Yes && ps.Editing {
+			return Yes, nil
+		}
+	}
+	return Unknown, nil
+}
+
+// awaitBracket waits, at most pasteBracketWait, for p's program to enable
+// bracketed paste, when it is known not to have (st No) or is the pane's
+// own shell between prompts; a job's program of unknown state is not
+// waited for.
+func (c *Client) awaitBracket(ctx context.Context, p PaneInfo, st Tri) (Tri, error) {
+	if st == Unknown {
+		if ps := shellPrompt(p); ps.AtPrompt == Unknown || ps.Job {
+			return st, nil
+		}
+	}
+	end := time.Now().Add(pasteBracketWait)
+	for time.Now().Before(end) {
+		select {
+		case <-ctx.Done():
+			return st, ctx.Err()
+		case <-time.After(20 * time.Millisecond):
+		}
+		now, err := c.bracketState(ctx, p)
+		if err != nil {
+			return st, err
+		}
+		if now == Yes {
+			return Yes, nil
+		}
+		if now == No || st == No {
+			st = No
+		}
+	}
+	return st, nil
+}
+
+// Submission checks (B01): a short settle time after the text, then one
+// Enter, then a bounded look for a visible change. A second Enter could
+// submit twice to a program that reacts late, so none is ever sent.
+var (
 	submitSettle = 60 * time.Millisecond
 	submitWatch  = 600 * time.Millisecond
-	submitPoll   = 30 * time.Millisecond
-	submitTries  = 2
+	submitPoll   = 20 * time.Millisecond
 )
 
 type paneState struct {
@@ -306,41 +462,57 @@ func (c *Client) paneState(ctx context.Context, paneID string) (paneState, error
 	return st, nil
 }
 
-// submit sends Enter with send and reports "yes" when the pane changed
-// (cursor moved, history grew, or the cursor line changed), "no" when the
-// end of text still sits on the cursor line after every try, and
-// "unknown" otherwise. It never reports success without a visible change.
-func (c *Client) submit(ctx context.Context, p PaneInfo, text string, send func() error) (string, int) {
-	time.Sleep(submitSettle)
-	before, err := c.paneState(ctx, p.PaneID)
-	if err != nil {
-		return "unknown", 0
-	}
-	tries := 0
-	for tries < submitTries {
-		if err := send(); err != nil {
-			return "unknown", tries
-		}
-		tries++
-		for waited := time.Duration(0); waited < submitWatch; waited += submitPoll {
-			time.Sleep(submitPoll)
-			now, err := c.paneState(ctx, p.PaneID)
-			if err != nil {
-				return "unknown", tries
-			}
-			if now != before {
-				return "yes", tries
-			}
-		}
-	}
+// submit sends Enter once with send and says what was seen. atPrompt is
+// whether p is a shell at its prompt: a shell echoes what it is given at
+// once, so for it tmx first waits (within submitWatch) for the end of the
+// text to show on its cursor line, and sends no Enter when it never does
+// (No, with a warning: the line editor took the keys as something else);
+// and after Enter a shell still at its prompt with the text still on its
+// line did not take it (No). Otherwise the answer is Yes when the pane
+// changed (cursor moved, history grew, or the cursor line changed) and
+// Unknown when it did not: a slow program may still react.
+func (c *Client) submit(ctx context.Context, p PaneInfo, text string, atPrompt bool, res *InputResult, send func() error) Tri {
 	tail := strings.TrimSpace(lastLine(text))
 	if len(tail) > 20 {
 		tail = tail[len(tail)-20:]
+		for len(tail) > 0 && !utf8.RuneStart(tail[0]) {
+			tail = tail[1:]
+		}
 	}
-	if tail != "" && strings.Contains(before.line, tail) {
-		return "no", tries
+	time.Sleep(submitSettle)
+	before, err := c.paneState(ctx, p.PaneID)
+	if err != nil {
+		return Unknown
 	}
-	return "unknown", tries
+	if atPrompt && tail != "" {
+		for waited := time.Duration(0); !strings.Contains(before.line, tail); waited += submitPoll {
+			if waited >= submitWatch {
+				res.Warnings = append(res.Warnings, "the shell's command line did not show the text as typed (its line editor may have read the keys as commands, as vi command mode does), so tmx did not press Enter")
+				return No
+			}
+			time.Sleep(submitPoll)
+			if before, err = c.paneState(ctx, p.PaneID); err != nil {
+				return Unknown
+			}
+		}
+	}
+	if err := send(); err != nil {
+		return Unknown
+	}
+	for waited := time.Duration(0); waited < submitWatch; waited += submitPoll {
+		time.Sleep(submitPoll)
+		now, err := c.paneState(ctx, p.PaneID)
+		if err != nil {
+			return Unknown
+		}
+		if now != before {
+			return Yes
+		}
+	}
+	if atPrompt && tail != "" && strings.Contains(before.line, tail) && shellPrompt(p).AtPrompt == Yes {
+		return No
+	}
+	return Unknown
 }
 
 func lastLine(s string) string {

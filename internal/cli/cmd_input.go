@@ -20,13 +20,27 @@ func emitInput(x *call, snap *client.Snapshot, res *client.InputResult, what str
 		if x.env.StderrTTY {
 			fmt.Fprintf(x.env.Err, "tmx: sent %s to %s\n", what, strings.Join(res.TargetPaneIDs, " "))
 		}
-		if res.Enter && res.Submitted != "yes" {
-			fmt.Fprintf(x.env.Err, "tmx: warning: submission %s: the pane did not visibly change after Enter\n", res.Submitted)
+		if res.ExitedMode {
+			fmt.Fprintf(x.env.Err, "tmx: left the pane's mode first (--exit-mode)\n")
+		}
+		if res.Enter && res.Submitted == client.Unknown {
+			fmt.Fprintf(x.env.Err, "tmx: warning: submission unknown: the pane did not visibly change after Enter\n")
+		}
+		if res.Enter && res.Submitted == client.No {
+			fmt.Fprintf(x.env.Err, "tmx: warning: not submitted\n")
 		}
 		for _, warn := range res.Warnings {
 			fmt.Fprintf(x.env.Err, "tmx: warning: %s\n", warn)
 		}
 	})
+}
+
+// exitModeFlag lets an input command cancel a pane's mode first.
+var exitModeFlag = &cli.BoolFlag{Name: "exit-mode", Usage: "when the pane is in a mode (copy mode), cancel the mode first instead of refusing"}
+
+// inputOptions reads the consents input commands share.
+func inputOptions(x *call) client.InputOptions {
+	return client.InputOptions{ConfirmSelf: x.Bool("confirm-self"), ExitMode: x.Bool("exit-mode")}
 }
 
 // inputTarget resolves the TARGET of an input command: a window or session
@@ -56,7 +70,7 @@ func sendCmd(env *Env) *cli.Command {
 			"tmux call (nothing is sent if one entry is refused).\n\n" +
 			"Examples:\n   tmx send %3 C-c\n   tmx send work Up Enter",
 		Category: catExecute,
-		Flags: []cli.Flag{confirmSelfFlag, stdinFlag("read the keys from stdin, one per line"),
+		Flags: []cli.Flag{confirmSelfFlag, exitModeFlag, stdinFlag("read the keys from stdin, one per line"),
 			&cli.BoolFlag{Name: "batch", Usage: "read a JSON array of {target, keys} from stdin"}, jsonFlag()},
 		Action: action(env, func(x *call) error {
 			if x.Bool("batch") {
@@ -92,7 +106,7 @@ func sendCmd(env *Env) *cli.Command {
 			if err != nil {
 				return err
 			}
-			res, err := cl.SendKeys(x.ctx(), snap, p, keys, x.Bool("confirm-self"))
+			res, err := cl.SendKeys(x.ctx(), snap, p, keys, inputOptions(x))
 			if err != nil {
 				return err
 			}
@@ -115,7 +129,7 @@ func typeCmd(env *Env) *cli.Command {
 		Category: catExecute,
 		Flags: []cli.Flag{
 			&cli.BoolFlag{Name: "enter", Usage: "press Enter after the text"},
-			confirmSelfFlag, stdinFlag("read the TEXT from stdin (a final newline is dropped)"), jsonFlag(),
+			confirmSelfFlag, exitModeFlag, stdinFlag("read the TEXT from stdin (a final newline is dropped)"), jsonFlag(),
 		},
 		Action: payloadAction(env, func(x *call) error {
 			text := strings.Join(x.payload, " ")
@@ -134,7 +148,7 @@ func typeCmd(env *Env) *cli.Command {
 			if err != nil {
 				return err
 			}
-			res, err := cl.TypeText(x.ctx(), snap, p, text, x.Bool("enter"), x.Bool("confirm-self"))
+			res, err := cl.TypeText(x.ctx(), snap, p, text, x.Bool("enter"), inputOptions(x))
 			if err != nil {
 				return err
 			}
@@ -159,7 +173,7 @@ func pasteCmd(env *Env) *cli.Command {
 		Flags: []cli.Flag{
 			&cli.BoolFlag{Name: "no-bracket", Usage: "paste without bracketed-paste markers"},
 			&cli.BoolFlag{Name: "enter", Usage: "press Enter after the paste"},
-			confirmSelfFlag, jsonFlag(),
+			confirmSelfFlag, exitModeFlag, jsonFlag(),
 		},
 		Action: action(env, func(x *call) error {
 			if err := exactArgs(x.Context, x.args, 1, "one TARGET (text on stdin)"); err != nil {
@@ -174,7 +188,7 @@ func pasteCmd(env *Env) *cli.Command {
 				return err
 			}
 			res, err := cl.Paste(x.ctx(), snap, p, text, client.PasteOptions{
-				NoBracket: x.Bool("no-bracket"), Enter: x.Bool("enter"), ConfirmSelf: x.Bool("confirm-self"),
+				NoBracket: x.Bool("no-bracket"), Enter: x.Bool("enter"), InputOptions: inputOptions(x),
 			})
 			if err != nil {
 				return err
