@@ -3,8 +3,11 @@ package client
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -42,7 +45,36 @@ type SpawnOptions struct {
 	// SuppressHistory asks the new pane's shell to keep no history file
 	// (bash, zsh, fish; best effort, see historyEnv).
 	SuppressHistory bool
+	// Shell starts the pane with one of [SupportedShells], found on PATH,
+	// instead of the default shell; it excludes Command.
+	Shell string
 }
+
+// Spawned is a pane tmx created and what tmx saw of it before returning.
+type Spawned struct {
+	Snap *Snapshot
+	Pane PaneInfo
+	// Ready is true when the pane's program had drawn something before tmx
+	// returned, and for a shell, when it was at its first prompt: input
+	// sent earlier can be echoed twice or lost (B03).
+	Ready bool
+	// PaneExited is true when the program ended before tmx returned;
+	// ExitStatus is its status (tmux keeps the pane, dead, with
+	// remain-on-exit, so the status and the output can be read).
+	PaneExited bool
+	ExitStatus *int
+	// Note says what to know about the outcome.
+	Note string
+}
+
+// Readiness waits after a spawn (variables so tests can shorten them).
+var (
+	// readyShellWait bounds the wait for a new shell's first prompt: its
+	// startup files run first.
+	readyShellWait = 10 * time.Second
+	// readyDrawWait bounds the wait for another program's first output.
+	readyDrawWait = 2 * time.Second
+)
 
 // CheckSessionName refuses names tmux would silently rewrite or that a
 // selector cannot name: empty, ':' or '.' (tmux stores "_" instead, B19),
@@ -122,9 +154,27 @@ func checkDir(dir string) error {
 
 // checkSpawn checks what every spawn takes: directory, command,
 // environment.
-func checkSpawn(o SpawnOptions) error {
+func checkSpawn(o *SpawnOptions) error {
 	if err := checkDir(o.Dir); err != nil {
 		return err
+	}
+	if o.Shell != "" {
+		if len(o.Command) > 0 {
+			return tmxerr.New(tmxerr.Usage, "a shell and a command exclude each other", "give one: --shell NAME, or -- COMMAND")
+		}
+		if !slices.Contains(SupportedShells, o.Shell) {
+			return tmxerr.Errorf(tmxerr.InvalidArgument, "shell %q is not one tmx can start by name", o.Shell).
+				WithHint("choose one of %s", strings.Join(SupportedShells, ", "))
+		}
+		path, err := exec.LookPath(o.Shell)
+		if err != nil {
+			return tmxerr.Errorf(tmxerr.InvalidArgument, "shell %s is not installed (not on PATH)", o.Shell).
+				WithHint("install it, or choose another of %s", strings.Join(SupportedShells, ", "))
+		}
+		// Two words, so tmux executes the shell itself rather than through
+		// default-shell -c; -l makes it a login shell, as tmux starts its
+		// default shell.
+		o.Command = []string{path, "-l"}
 	}
 	if err := checkCommand(o.Command); err != nil {
 		return err
@@ -144,10 +194,7 @@ func checkCommand(argv []string) error {
 // spawnArgs appends the shared flags: -c DIR, -e NAME=VALUE, and the
 // command after "--".
 func spawnArgs(args []string, o SpawnOptions) []string {
-	if o.Dir != "" {
-		args = append(args, "-c", Literal(o.Dir)) // -c is format-expanded
-	}
-	args = append(args, envArgs(o.Env, o.SuppressHistory)...)
+	args = append(args, dirEnvArgs(o)...)
 	if len(o.Command) > 0 {
 		args = append(args, "--")
 		for _, a := range o.Command {
@@ -157,37 +204,48 @@ func spawnArgs(args []string, o SpawnOptions) []string {
 	return args
 }
 
+func dirEnvArgs(o SpawnOptions) []string {
+	var args []string
+	if o.Dir != "" {
+		args = append(args, "-c", Literal(o.Dir)) // -c is format-expanded
+	}
+	return append(args, envArgs(o.Env, o.SuppressHistory)...)
+}
+
 // NewSession creates a detached session, starting the server with tmx's
-// configuration if none runs, and returns its first pane. Errors:
-// invalid_argument (bad name or directory), name_in_use, config_error,
-// tmux_error.
-func (c *Client) NewSession(ctx context.Context, o SpawnOptions) (*Snapshot, PaneInfo, error) {
+// configuration if none runs, and returns its first pane once its program
+// is ready (see [Spawned]). A session given a size keeps it: its window
+// gets window-size manual and is resized to it, so a small client
+// attached elsewhere cannot shrink it (window-size latest would). Errors:
+// invalid_argument (bad name, directory or shell), name_in_use,
+// config_error, tmux_error.
+func (c *Client) NewSession(ctx context.Context, o SpawnOptions) (*Spawned, error) {
 	if o.Name != "" {
 		if err := CheckSessionName(o.Name); err != nil {
-			return nil, PaneInfo{}, err
+			return nil, err
 		}
 	}
 	if o.WindowName != "" {
 		if err := CheckWindowName(o.WindowName); err != nil {
-			return nil, PaneInfo{}, err
+			return nil, err
 		}
 	}
-	if err := checkSpawn(o); err != nil {
-		return nil, PaneInfo{}, err
+	if err := checkSpawn(&o); err != nil {
+		return nil, err
 	}
 	if err := c.RequireSupported(ctx); err != nil {
-		return nil, PaneInfo{}, err
+		return nil, err
 	}
 	if p := c.socket.Path; p != "" {
 		// tmux reports a socket it cannot create on stderr and exits 0.
 		if st, err := os.Stat(filepath.Dir(p)); err != nil || !st.IsDir() {
-			return nil, PaneInfo{}, tmxerr.Errorf(tmxerr.SocketError, "cannot create the socket %s: its directory does not exist", p).
+			return nil, tmxerr.Errorf(tmxerr.SocketError, "cannot create the socket %s: its directory does not exist", p).
 				WithHint("create %s (mode 0700), or choose another --socket-path", filepath.Dir(p))
 		}
 	}
 	conf, err := c.configFile()
 	if err != nil {
-		return nil, PaneInfo{}, err
+		return nil, err
 	}
 	args := []string{"-f", conf, "new-session", "-d", "-P", "-F", FormatArg}
 	if o.Name != "" {
@@ -202,14 +260,31 @@ func (c *Client) NewSession(ctx context.Context, o SpawnOptions) (*Snapshot, Pan
 	if o.Height > 0 {
 		args = append(args, "-y", strconv.Itoa(o.Height))
 	}
+	args = spawnArgs(args, o)
+	// The commands after new-session act on the new session's window and
+	// pane: new-session makes them the command list's current target
+	// (tmux 3.2a..3.7c), and no pane exits before the list has run, so
+	// remain-on-exit is on before the program can end (B18).
+	if len(o.Command) > 0 {
+		args = append(args, ";", "set-option", "-p", "remain-on-exit", "on")
+	}
+	if o.Width > 0 || o.Height > 0 {
+		args = append(args, ";", "set-option", "-w", "window-size", "manual", ";", "resize-window")
+		if o.Width > 0 {
+			args = append(args, "-x", strconv.Itoa(o.Width))
+		}
+		if o.Height > 0 {
+			args = append(args, "-y", strconv.Itoa(o.Height))
+		}
+	}
 	live := c.socket.Live(c.getenv)
 	if !live {
 		if err := c.orphanError(); err != nil {
-			return nil, PaneInfo{}, err
+			return nil, err
 		}
 	}
-	snap, p, err := c.spawn(ctx, spawnArgs(args, o), o.Name, "session")
-	if err == nil && !live && p.PaneMode == "view-mode" {
+	sp, err := c.spawn(ctx, args, o, o.Name, "session")
+	if err == nil && !live && sp.Pane.PaneMode == "view-mode" {
 		// tmux shows errors in the configuration of a server it starts in
 		// view-mode over the first pane (and names its window [tmux])
 		// instead of failing, so a broken TMX_TMUX_CONFIG would leave a
@@ -217,10 +292,13 @@ func (c *Client) NewSession(ctx context.Context, o SpawnOptions) (*Snapshot, Pan
 		// stop it and say why.
 		c.Exec(ctx, nil, "kill-server")
 		c.awaitServerExit(ctx)
-		return nil, PaneInfo{}, tmxerr.Errorf(tmxerr.ConfigError, "tmux reported errors in the configuration %s when it started the server", c.getenv("TMX_TMUX_CONFIG")).
+		return nil, tmxerr.Errorf(tmxerr.ConfigError, "tmux reported errors in the configuration %s when it started the server", c.getenv("TMX_TMUX_CONFIG")).
 			WithHint("see them with: tmux -L scratch -f %s new-session (then kill-server); fix the file, or unset TMX_TMUX_CONFIG", c.getenv("TMX_TMUX_CONFIG"))
 	}
-	return snap, p, err
+	if err == nil && (o.Width > 0 && sp.Pane.WindowWidth != o.Width || o.Height > 0 && sp.Pane.WindowHeight != o.Height) {
+		sp.Note = join(sp.Note, fmt.Sprintf("the window is %dx%d, not the %dx%d asked for", sp.Pane.WindowWidth, sp.Pane.WindowHeight, o.Width, o.Height))
+	}
+	return sp, err
 }
 
 // awaitServerExit waits, a few seconds at most, until no server accepts
@@ -241,27 +319,28 @@ func (c *Client) awaitServerExit(ctx context.Context) {
 }
 
 // NewWindow creates a detached window in the session of target and returns
-// its pane.
-func (c *Client) NewWindow(ctx context.Context, sessionID string, o SpawnOptions) (*Snapshot, PaneInfo, error) {
+// its pane once its program is ready.
+func (c *Client) NewWindow(ctx context.Context, sessionID string, o SpawnOptions) (*Spawned, error) {
 	if o.Name != "" {
 		if err := CheckWindowName(o.Name); err != nil {
-			return nil, PaneInfo{}, err
+			return nil, err
 		}
 	}
-	if err := checkSpawn(o); err != nil {
-		return nil, PaneInfo{}, err
+	if err := checkSpawn(&o); err != nil {
+		return nil, err
 	}
 	args := []string{"new-window", "-d", "-P", "-F", FormatArg, "-t", sessionID + ":"}
 	if o.Name != "" {
 		args = append(args, "-n", Literal(o.Name))
 	}
-	return c.spawn(ctx, spawnArgs(args, o), o.Name, "window")
+	return c.spawn(ctx, spawnArgs(args, o), o, o.Name, "window")
 }
 
-// Split splits the pane paneID and returns the new pane.
-func (c *Client) Split(ctx context.Context, paneID string, o SpawnOptions) (*Snapshot, PaneInfo, error) {
-	if err := checkSpawn(o); err != nil {
-		return nil, PaneInfo{}, err
+// Split splits the pane paneID and returns the new pane once its program
+// is ready.
+func (c *Client) Split(ctx context.Context, paneID string, o SpawnOptions) (*Spawned, error) {
+	if err := checkSpawn(&o); err != nil {
+		return nil, err
 	}
 	args := []string{"split-window", "-d", "-P", "-F", FormatArg, "-t", paneID}
 	if o.Dir == "" {
@@ -279,11 +358,11 @@ func (c *Client) Split(ctx context.Context, paneID string, o SpawnOptions) (*Sna
 	}
 	if o.Size != "" {
 		if err := checkSize(o.Size); err != nil {
-			return nil, PaneInfo{}, err
+			return nil, err
 		}
 		args = append(args, "-l", o.Size)
 	}
-	return c.spawn(ctx, spawnArgs(args, o), "", "")
+	return c.spawn(ctx, spawnArgs(args, o), o, "", "")
 }
 
 func checkSize(s string) error {
@@ -295,20 +374,49 @@ func checkSize(s string) error {
 	return nil
 }
 
+// placeholder is what a new window or split runs for a moment when tmx
+// starts it with a command: a program that prints nothing and waits,
+// until tmx has set remain-on-exit on the new pane and respawned it with
+// the command (B18). new-window and split-window leave no way to name the
+// new pane later in their command list.
+var placeholder = []string{"sleep", "2147483647"}
+
 // spawn runs a new-session/new-window/split-window that prints the new
-// pane's fields (-P -F), then reads the server back so the result carries
-// the same snapshot every other command uses. When name is set, the stored
-// name must equal it.
-func (c *Client) spawn(ctx context.Context, args []string, name, kind string) (*Snapshot, PaneInfo, error) {
+// pane's fields (-P -F), reads the server back so the result carries the
+// same snapshot every other command uses, and waits until the pane's
+// program is ready (see [Spawned]). A pane with a command (o.Command) gets
+// remain-on-exit while tmx reads it, so a program that ends at once leaves
+// its status; the option is taken off again for a program still running.
+// When name is set, the stored name must equal it.
+func (c *Client) spawn(ctx context.Context, args []string, o SpawnOptions, name, kind string) (*Spawned, error) {
+	respawn := len(o.Command) > 0 && kind != "session"
+	if respawn {
+		// Run the placeholder first, then the command in the same pane.
+		cut := len(args) - len(o.Command) // spawnArgs put the command last
+		args = append(args[:cut:cut], placeholder...)
+	}
 	recs, err := c.Query(ctx, []string{"pane_id"}, args...)
 	if err != nil {
-		return nil, PaneInfo{}, err
+		return nil, err
 	}
 	if len(recs) != 1 {
-		return nil, PaneInfo{}, tmxerr.New(tmxerr.TmuxError, "tmux did not report the new pane", "")
+		return nil, tmxerr.New(tmxerr.TmuxError, "tmux did not report the new pane", "")
+	}
+	id := recs[0][0]
+	if respawn {
+		argv := []string{"set-option", "-p", "-t", id, "remain-on-exit", "on", ";", "respawn-pane", "-k", "-t", id}
+		argv = append(argv, dirEnvArgs(o)...)
+		argv = append(argv, "--")
+		for _, a := range o.Command {
+			argv = append(argv, Arg(a))
+		}
+		if _, err := c.Exec(ctx, nil, argv...); err != nil {
+			c.Exec(ctx, nil, "kill-pane", "-t", id)
+			return nil, err
+		}
 	}
 	exited := func(why string) error {
-		return tmxerr.Errorf(tmxerr.PaneExited, "the new pane %s was created, and its program exited before tmx could read it back; %s", recs[0][0], why).
+		return tmxerr.Errorf(tmxerr.PaneExited, "the new pane %s was created, and its program exited before tmx could read it back; %s", id, why).
 			WithHint("to see a short command's output and status, start a shell and run it there: tmx new -s NAME, then tmx run NAME -- COMMAND")
 	}
 	snap, err := c.Snapshot(ctx)
@@ -318,46 +426,118 @@ func (c *Client) spawn(ctx context.Context, args []string, name, kind string) (*
 			// The pane was the server's only one: a server left with no
 			// sessions exits (exit-empty, on by default), and until it has,
 			// it answers that it has no current target.
-			return nil, PaneInfo{}, exited("tmux closed the pane, and the server, left with no sessions, exited")
+			return nil, exited("tmux closed the pane, and the server, left with no sessions, exited")
 		}
-		return nil, PaneInfo{}, err
+		return nil, err
 	}
-	p := snap.Pane(recs[0][0], "")
+	p := snap.Pane(id, "")
 	if p == nil {
-		return nil, PaneInfo{}, exited("tmux closed the pane (remain-on-exit is off)")
+		return nil, exited("tmux closed the pane (remain-on-exit is off)")
 	}
 	stored := p.SessionName
 	if kind == "window" {
 		stored = p.WindowName
 	}
 	if name != "" && stored != name {
-		return snap, *p, tmxerr.Errorf(tmxerr.TmuxError, "tmux stored the %s name as %q, not %q", kind, stored, name)
+		return nil, tmxerr.Errorf(tmxerr.TmuxError, "tmux stored the %s name as %q, not %q", kind, stored, name)
 	}
-	return snap, *p, nil
+	sp := &Spawned{Snap: snap, Pane: *p}
+	if !p.PaneDead {
+		sp.Ready = c.awaitReady(ctx, *p, len(o.Command) == 0 || o.Shell != "")
+	}
+	if len(o.Command) > 0 {
+		// Take remain-on-exit off again, reading in the same call whether
+		// the program has ended: if it has, the pane stays, dead.
+		recs, err := c.Query(ctx, []string{"pane_id", "pane_dead", "pane_dead_status"},
+			"set-option", "-p", "-u", "-t", id, "remain-on-exit", ";", "display-message", "-p", "-t", id, FormatArg)
+		if err == nil && len(recs) == 1 && recs[0][0] == id && recs[0][1] == "1" {
+			p.PaneDead, sp.Pane.PaneDead = true, true
+		}
+		if err == nil && len(recs) == 1 && recs[0][2] != "" {
+			n := atoi(recs[0][2])
+			sp.ExitStatus = &n
+		}
+	}
+	if sp.Pane.PaneDead {
+		sp.Ready, sp.PaneExited = false, true
+		sp.Pane.PaneDeadStatus = sp.ExitStatus
+		sp.Note = fmt.Sprintf("the program ended before tmx returned; tmux keeps pane %s, dead, so its output can be read (tmx capture); kill it when done", id)
+	}
+	return sp, nil
+}
+
+// awaitReady waits until p's program is ready for input, and reports
+// whether it was within the bound: for a shell (shell true, or the
+// pane's program is one), its first prompt, within readyShellWait (the
+// shell's own startup files run first); for another program, its first
+// output (the cursor leaves the top-left corner), within readyDrawWait.
+func (c *Client) awaitReady(ctx context.Context, p PaneInfo, shell bool) bool {
+	end := time.Now().Add(readyShellWait)
+	for {
+		name, kind := paneShell(p)
+		if kind != shellPOSIX && kind != shellFish {
+			if shell && time.Now().Before(end) && p.PanePID > 0 {
+				// tmux's child may not have executed the shell yet.
+				if _, running := runningCommand(p.PanePID); running {
+					time.Sleep(time.Millisecond)
+					continue
+				}
+			}
+			return c.waitDrawn(ctx, p, readyDrawWait)
+		}
+		switch probePrompt(p.PanePID, p.PaneTTY, kind, name).AtPrompt {
+		case Yes:
+			return true
+		case Unknown:
+			return c.waitDrawn(ctx, p, readyDrawWait)
+		}
+		if time.Now().After(end) || ctx.Err() != nil {
+			return false
+		}
+		time.Sleep(2 * time.Millisecond)
+	}
 }
 
 // waitDrawn waits (at most d) until a new pane's program has drawn
 // something, such as its shell's prompt, woken by a control-mode client:
-// input typed before a shell reads its terminal is echoed twice.
-func (c *Client) waitDrawn(ctx context.Context, p PaneInfo, d time.Duration) {
+// input typed before a shell reads its terminal is echoed twice. It
+// reports whether it had.
+func (c *Client) waitDrawn(ctx context.Context, p PaneInfo, d time.Duration) bool {
 	ctx, cancel := context.WithTimeout(ctx, d)
 	defer cancel()
+	drawn := func() bool {
+		l, err := c.look(ctx, p.PaneID, 0)
+		return err == nil && (l.CursorX > 0 || l.CursorY > 0)
+	}
 	cc, err := c.attachControl(ctx, p.SessionID, p.PaneID)
 	if err != nil {
-		return
+		return drawn()
 	}
 	defer cc.close()
-	if l, err := c.look(ctx, p.PaneID, 0); err == nil && (l.CursorX > 0 || l.CursorY > 0) {
-		return
+	if drawn() {
+		return true
 	}
 	select {
 	case <-cc.wake:
+		return true
 	case <-ctx.Done():
+		return drawn()
 	}
 }
 
+func join(a, b string) string {
+	if a == "" {
+		return b
+	}
+	return a + "; " + b
+}
+
 // EnsureSession returns the session named name, creating it (and the
-// server) when missing. It is what tmx run uses without a target.
+// server) when missing, once its shell is at its first prompt. It is what
+// tmx run uses without a target. A new session runs the server's default
+// shell (default-shell, which tmux takes from $SHELL), or, when tmx cannot
+// frame that shell (nushell, xonsh, elvish...), the first of
+// [SupportedShells] on PATH.
 func (c *Client) EnsureSession(ctx context.Context, name string) (*Snapshot, PaneInfo, error) {
 	snap, err := c.Snapshot(ctx)
 	if err != nil && !errors.Is(err, ErrNoServer) {
@@ -371,10 +551,16 @@ func (c *Client) EnsureSession(ctx context.Context, name string) (*Snapshot, Pan
 			}
 		}
 	}
-	snap, p, err := c.NewSession(ctx, SpawnOptions{Name: name})
-	if err == nil {
-		c.waitDrawn(ctx, p, 3*time.Second)
+	o := SpawnOptions{Name: name}
+	if _, kind := shellOf(c.defaultShell(ctx, err == nil)); kind != shellPOSIX && kind != shellFish {
+		for _, sh := range SupportedShells {
+			if _, err := exec.LookPath(sh); err == nil {
+				o.Shell = sh
+				break
+			}
+		}
 	}
+	sp, err := c.NewSession(ctx, o)
 	if err != nil && tmxerr.As(err).Code == tmxerr.NameInUse { // created by someone else meanwhile
 		if snap, err = c.Snapshot(ctx); err != nil {
 			return nil, PaneInfo{}, err
@@ -382,5 +568,27 @@ func (c *Client) EnsureSession(ctx context.Context, name string) (*Snapshot, Pan
 		r, err := snap.Resolve("=" + name)
 		return snap, r.Pane, err
 	}
-	return snap, p, err
+	if err != nil {
+		return nil, PaneInfo{}, err
+	}
+	return sp.Snap, sp.Pane, nil
+}
+
+// defaultShell is the shell a new pane runs: the server's default-shell
+// when a server runs (live), else what tmux would choose when starting
+// one: $SHELL when it names an executable, else /bin/sh.
+func (c *Client) defaultShell(ctx context.Context, live bool) string {
+	if live {
+		if out, err := c.Exec(ctx, nil, "show-options", "-gv", "default-shell"); err == nil {
+			if s := strings.TrimSpace(string(out)); s != "" {
+				return s
+			}
+		}
+	}
+	if s := c.getenv("SHELL"); filepath.IsAbs(s) {
+		if st, err := os.Stat(s); err == nil && st.Mode().IsRegular() && st.Mode()&0o111 != 0 {
+			return s
+		}
+	}
+	return "/bin/sh"
 }

@@ -536,14 +536,14 @@ func respawnCmd(env *Env) *cli.Command {
 				return tmxerr.Errorf(tmxerr.InvalidArgument, "respawn needs a pane target, not a %s", r.Level).
 					WithHint("name the pane (%%N); respawn never picks a session's or window's active pane")
 			}
-			snap, p, err := cl.Respawn(x.ctx(), snap, r.Pane, client.RespawnOptions{
+			sp, err := cl.Respawn(x.ctx(), snap, r.Pane, client.RespawnOptions{
 				Kill: x.Bool("kill"), ConfirmSelf: x.Bool("confirm-self"),
 				Env: x.StringSlice("env"), SuppressHistory: x.Bool("suppress-persistent-history"),
 			})
 			if err != nil {
 				return err
 			}
-			return emitSpawn(x, "respawned", snap, p)
+			return emitSpawn(x, "respawned", sp)
 		}),
 	}
 }

@@ -3,6 +3,7 @@ package cli
 import (
 	"fmt"
 	"io"
+	"path/filepath"
 
 	"github.com/tmx-sh/tmx/tmxerr"
 
@@ -12,14 +13,42 @@ import (
 	"github.com/tmx-sh/tmx/internal/result"
 )
 
-func emitSpawn(x *call, verb string, snap *client.Snapshot, p client.PaneInfo) error {
-	doc := result.Spawn{ServerRef: result.RefOf(snap), ConfigProvenance: snap.Server.Provenance, PaneInfo: p}
+func emitSpawn(x *call, verb string, sp *client.Spawned) error {
+	snap, p := sp.Snap, sp.Pane
+	doc := result.Spawn{ServerRef: result.RefOf(snap), ConfigProvenance: snap.Server.Provenance, PaneInfo: p,
+		Ready: sp.Ready, PaneExited: sp.PaneExited, ExitStatus: sp.ExitStatus, Note: sp.Note}
 	return x.emit(doc, func(w io.Writer) {
 		fmt.Fprintln(w, p.PaneID)
 		if x.env.StderrTTY {
 			fmt.Fprintf(x.env.Err, "tmx: %s pane %s in window %d:%s of session %s\n", verb, p.PaneID, p.WindowIndex, cell(p.WindowName), cell(p.SessionName))
 		}
+		if sp.PaneExited && sp.ExitStatus != nil {
+			fmt.Fprintf(x.env.Err, "tmx: its program exited with status %d\n", *sp.ExitStatus)
+		}
+		if sp.Note != "" {
+			fmt.Fprintf(x.env.Err, "tmx: %s\n", sp.Note)
+		} else if !sp.Ready {
+			fmt.Fprintf(x.env.Err, "tmx: warning: its program had not drawn anything yet (ready: false)\n")
+		}
 	})
+}
+
+// spawnOptions reads the flags new, new-window and split share. A
+// relative --dir is taken from the caller's working directory, as a
+// shell's cd would.
+func spawnOptions(x *call) (client.SpawnOptions, error) {
+	o := client.SpawnOptions{
+		Dir: x.String("dir"), Command: x.payload, Shell: x.String("shell"),
+		Env: x.StringSlice("env"), SuppressHistory: x.Bool("suppress-persistent-history"),
+	}
+	if o.Dir != "" && !filepath.IsAbs(o.Dir) {
+		abs, err := filepath.Abs(o.Dir)
+		if err != nil {
+			return o, tmxerr.Wrap(tmxerr.InvalidArgument, err, "cannot resolve directory %q: %v", o.Dir, err)
+		}
+		o.Dir = abs
+	}
+	return o, nil
 }
 
 // nonEmpty refuses a name flag given with an empty value (leaving the flag
@@ -34,7 +63,8 @@ func nonEmpty(x *call, flags ...string) error {
 }
 
 var (
-	dirFlag = &cli.StringFlag{Name: "dir", Aliases: []string{"c"}, Usage: "start in directory `DIR` (absolute)"}
+	dirFlag   = &cli.StringFlag{Name: "dir", Aliases: []string{"c"}, Usage: "start in directory `DIR` (relative to yours)"}
+	shellFlag = &cli.StringFlag{Name: "shell", Usage: "run `SHELL` (bash, zsh, fish or sh, found on PATH) instead of the default shell; excludes COMMAND"}
 )
 
 func newCmd(env *Env) *cli.Command {
@@ -55,7 +85,7 @@ func newCmd(env *Env) *cli.Command {
 			dirFlag,
 			&cli.IntFlag{Name: "width", Aliases: []string{"x"}, Usage: "width in `COLS`", DefaultText: "200"},
 			&cli.IntFlag{Name: "height", Aliases: []string{"y"}, Usage: "height in `ROWS`", DefaultText: "50"},
-			envFlag, suppressFlag, jsonFlag(),
+			shellFlag, envFlag, suppressFlag, jsonFlag(),
 		},
 		Action: payloadAction(env, func(x *call) error {
 			if err := exactArgs(x.Context, x.args, 0, "no arguments before --"); err != nil {
@@ -68,15 +98,16 @@ func newCmd(env *Env) *cli.Command {
 			if err != nil {
 				return err
 			}
-			snap, p, err := cl.NewSession(x.ctx(), client.SpawnOptions{
-				Name: x.String("name"), WindowName: x.String("window-name"), Dir: x.String("dir"),
-				Width: x.Int("width"), Height: x.Int("height"), Command: x.payload,
-				Env: x.StringSlice("env"), SuppressHistory: x.Bool("suppress-persistent-history"),
-			})
+			o, err := spawnOptions(x)
 			if err != nil {
 				return err
 			}
-			return emitSpawn(x, "created", snap, p)
+			o.Name, o.WindowName, o.Width, o.Height = x.String("name"), x.String("window-name"), x.Int("width"), x.Int("height")
+			sp, err := cl.NewSession(x.ctx(), o)
+			if err != nil {
+				return err
+			}
+			return emitSpawn(x, "created", sp)
 		}),
 	}
 }
@@ -91,7 +122,7 @@ func newWindowCmd(env *Env) *cli.Command {
 		Category: catExecute,
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "name", Aliases: []string{"n"}, Usage: "window `NAME`"},
-			dirFlag, envFlag, suppressFlag,
+			dirFlag, shellFlag, envFlag, suppressFlag,
 			jsonFlag(),
 		},
 		Action: payloadAction(env, func(x *call) error {
@@ -105,14 +136,16 @@ func newWindowCmd(env *Env) *cli.Command {
 			if err != nil {
 				return err
 			}
-			snap, p, err := cl.NewWindow(x.ctx(), r.Pane.SessionID, client.SpawnOptions{
-				Name: x.String("name"), Dir: x.String("dir"), Command: x.payload,
-				Env: x.StringSlice("env"), SuppressHistory: x.Bool("suppress-persistent-history"),
-			})
+			o, err := spawnOptions(x)
 			if err != nil {
 				return err
 			}
-			return emitSpawn(x, "created", snap, p)
+			o.Name = x.String("name")
+			sp, err := cl.NewWindow(x.ctx(), r.Pane.SessionID, o)
+			if err != nil {
+				return err
+			}
+			return emitSpawn(x, "created", sp)
 		}),
 	}
 }
@@ -131,7 +164,7 @@ func splitCmd(env *Env) *cli.Command {
 			&cli.BoolFlag{Name: "horizontal", Usage: "put the new pane beside the target (tmux split-window -h)"},
 			&cli.BoolFlag{Name: "before", Usage: "put the new pane above or left of the target"},
 			&cli.StringFlag{Name: "size", Aliases: []string{"l"}, Usage: "new pane's size in cells, or a percentage (`N` or N%)"},
-			dirFlag, envFlag, suppressFlag,
+			dirFlag, shellFlag, envFlag, suppressFlag,
 			jsonFlag(),
 		},
 		Action: payloadAction(env, func(x *call) error {
@@ -139,15 +172,16 @@ func splitCmd(env *Env) *cli.Command {
 			if err != nil {
 				return err
 			}
-			snap, p, err := cl.Split(x.ctx(), r.Pane.PaneID, client.SpawnOptions{
-				Horizontal: x.Bool("horizontal"), Before: x.Bool("before"), Size: x.String("size"),
-				Dir: x.String("dir"), Command: x.payload,
-				Env: x.StringSlice("env"), SuppressHistory: x.Bool("suppress-persistent-history"),
-			})
+			o, err := spawnOptions(x)
 			if err != nil {
 				return err
 			}
-			return emitSpawn(x, "created", snap, p)
+			o.Horizontal, o.Before, o.Size = x.Bool("horizontal"), x.Bool("before"), x.String("size")
+			sp, err := cl.Split(x.ctx(), r.Pane.PaneID, o)
+			if err != nil {
+				return err
+			}
+			return emitSpawn(x, "created", sp)
 		}),
 	}
 }

@@ -45,7 +45,7 @@ func TestJSONFields(t *testing.T) {
 		exit int
 		keys string
 	}{
-		{[]string{"new", "-s", "g"}, 0, want(serverKeys, "config_provenance", sessionKeys, windowKeys, paneKeys)},
+		{[]string{"new", "-s", "g"}, 0, want(serverKeys, "config_provenance ready", sessionKeys, windowKeys, paneKeys)},
 		{[]string{"ls"}, 0, want(serverKeys, "sessions")},
 		{[]string{"ls", "--sessions"}, 0, want(serverKeys, "sessions")},
 		{[]string{"ls", "--windows"}, 0, want(serverKeys, "windows")},
@@ -60,8 +60,8 @@ func TestJSONFields(t *testing.T) {
 		{[]string{"run", pane, "--", "true"}, 0, want(serverKeys, "pane_id window_id session_id shell exit_status output started timed_out pane_exited server_gone history_overflow duration_ms effective_timeout_seconds truncated dropped_lines dropped_bytes target_pane_ids")},
 		{[]string{"send", pane, "C-u"}, 0, want(serverKeys, "pane_id window_id session_id target_pane_ids keys enter")},
 		{[]string{"type", pane, "--", "x"}, 0, want(serverKeys, "pane_id window_id session_id target_pane_ids text bytes enter")},
-		{[]string{"split", pane}, 0, want(serverKeys, "config_provenance", sessionKeys, windowKeys, paneKeys)},
-		{[]string{"new-window", "f"}, 0, want(serverKeys, "config_provenance", sessionKeys, windowKeys, paneKeys)},
+		{[]string{"split", pane}, 0, want(serverKeys, "config_provenance ready", sessionKeys, windowKeys, paneKeys)},
+		{[]string{"new-window", "f"}, 0, want(serverKeys, "config_provenance ready", sessionKeys, windowKeys, paneKeys)},
 		{[]string{"kill", "--confirm", "g"}, 0, want(serverKeys, "killed session_id session_name pane_ids session_closed server_exited")},
 	}
 	for _, tt := range tests {

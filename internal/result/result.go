@@ -182,6 +182,14 @@ type Spawn struct {
 	ServerRef
 	ConfigProvenance string `json:"config_provenance"`
 	client.PaneInfo
+	// Ready is true when the pane's program had drawn (a shell: was at its
+	// first prompt) before the call returned.
+	Ready bool `json:"ready"`
+	// PaneExited and ExitStatus say that the program ended before the call
+	// returned, and with what status; the dead pane stays.
+	PaneExited bool   `json:"pane_exited,omitempty"`
+	ExitStatus *int   `json:"exit_status,omitempty"`
+	Note       string `json:"note,omitempty"`
 }
 
 // Kill is tmx kill (kill_pane, kill_window, kill_session).
