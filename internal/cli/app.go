@@ -101,6 +101,7 @@ var globalValueFlags = map[string]bool{
 	"-L": true, "--socket-name": true, "-socket-name": true,
 	"-S": true, "--socket-path": true, "-socket-path": true,
 	"--tmux": true, "-tmux": true,
+	"--expect-server": true, "-expect-server": true,
 }
 
 func markPayload(args []string) []string {
@@ -170,6 +171,7 @@ func newApp(env *Env) *cli.App {
 			&cli.StringFlag{Name: "socket-name", Aliases: []string{"L"}, Usage: "use the tmux server on socket `NAME` (tmux -L); default tmx; env TMX_SOCKET_NAME"},
 			&cli.StringFlag{Name: "socket-path", Aliases: []string{"S"}, Usage: "use the tmux server on socket `PATH` (tmux -S); env TMX_SOCKET_PATH"},
 			&cli.StringFlag{Name: "tmux", Usage: "the tmux binary `PATH`; env TMX_TMUX, else tmux on PATH"},
+			&cli.StringFlag{Name: "expect-server", Usage: "refuse to act unless the server is the one with process id `PID` (a result's server_pid; PID:START_TIME names one run of it): ids from before a restart name other objects"},
 			jsonFlag(),
 			helpFlag(), // tmx's own, not urfave/cli's shared HelpFlag (see ownFlag)
 			&cli.BoolFlag{Name: "version", Aliases: []string{"v"}, Usage: "print the version", DisableDefaultText: true},

@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"strconv"
+	"strings"
 
 	"github.com/urfave/cli/v2"
 
@@ -97,7 +99,33 @@ func (x *call) snapshot() (*client.Client, *client.Snapshot, error) {
 		return nil, nil, err
 	}
 	snap, err := cl.Snapshot(x.ctx())
+	if err == nil {
+		err = checkExpectServer(x, snap)
+	}
 	return cl, snap, err
+}
+
+// checkExpectServer refuses a snapshot of a server other than the one
+// --expect-server names: after a restart, tmux numbers sessions, windows
+// and panes from $0, @0 and %0 again, so a kept id names another object.
+// Error: stale_target.
+func checkExpectServer(x *call, snap *client.Snapshot) error {
+	want := globalString(x.Context, "expect-server")
+	if want == "" {
+		return nil
+	}
+	pidText, startText, hasStart := strings.Cut(want, ":")
+	pid, err1 := strconv.Atoi(pidText)
+	start, err2 := strconv.ParseInt(startText, 10, 64)
+	if err1 != nil || pid <= 0 || hasStart && (err2 != nil || start <= 0) {
+		return tmxerr.Errorf(tmxerr.Usage, "--expect-server %q is not a process id (PID, or PID:START_TIME)", want).
+			WithHint("pass the server_pid of an earlier result, e.g. --expect-server %d", snap.Server.PID)
+	}
+	if snap.Server.PID == pid && (!hasStart || snap.Server.StartTime == start) {
+		return nil
+	}
+	return tmxerr.Errorf(tmxerr.StaleTarget, "the tmux server on %s is not the one expected (it is pid %d started at %d; expected %s): it restarted, and ids from before name other objects now", snap.Server.SocketPath, snap.Server.PID, snap.Server.StartTime, want).
+		WithHint("list again (tmx ls) and use the new ids, then pass --expect-server %d:%d", snap.Server.PID, snap.Server.StartTime)
 }
 
 func (x *call) ctx() context.Context { return x.Context.Context }
@@ -122,7 +150,7 @@ func (x *call) paneTarget() (*client.Client, string, error) {
 	if err != nil {
 		return nil, "", client.SelectorError(err)
 	}
-	if sel.Form == selector.FormPaneID {
+	if sel.Form == selector.FormPaneID && globalString(x.Context, "expect-server") == "" {
 		cl, err := x.client()
 		return cl, sel.String(), err
 	}
