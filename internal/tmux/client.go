@@ -65,7 +65,9 @@ type Request struct {
 	Stdin io.Reader
 
 	// UTF8 sets CLIENT_UTF8, like tmux -u: without it the server replaces
-	// non-ASCII bytes in printed output with "_".
+	// non-ASCII bytes in printed output with "_". tmux's client also sets
+	// it by itself when TMUX is set or LC_ALL, LC_CTYPE or LANG names
+	// UTF-8; this client only when asked.
 	UTF8 bool
 
 	// MaxStdout and MaxStderr cap the output kept, in bytes (0 means
@@ -92,9 +94,11 @@ type Response struct {
 	ExitMessage string
 
 	// Shutdown reports that the server ended the connection because it is
-	// exiting (MSG_SHUTDOWN: kill-server, or the last session gone with
-	// exit-empty). tmux's client exits 0 then, and ExitStatus says 0: a
-	// wait-for woken this way was not signalled.
+	// exiting (MSG_SHUTDOWN: another client's kill-server, or the last
+	// session gone with exit-empty, while this command waited). tmux's
+	// client exits 0 then, and ExitStatus says 0: a wait-for woken this
+	// way was not signalled. The kill-server command's own connection
+	// gets a plain MSG_EXIT.
 	Shutdown bool
 }
 

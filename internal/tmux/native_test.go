@@ -130,6 +130,28 @@ func TestErrorsAndCommandLists(t *testing.T) {
 		s.same(t, true, s.env, nil, "save-buffer", "-b", "one", "-", ";", "display-message", "-p", "a")
 		s.same(t, true, s.env, nil, "save-buffer", "-b", "one", "-", ";", "save-buffer", "-b", "one", "-")
 		s.same(t, true, s.env, nil, "run-shell", "exit 3")
+		// What needs a terminal fails on the server as it does for an
+		// exec'd tmux whose stdin is not one; no MSG_READY comes.
+		for _, argv := range [][]string{{"attach-session", "-t", "main"}, {"new-session"}} {
+			if r := s.same(t, true, s.env, nil, argv...); r.ExitStatus != 1 || len(r.Stderr) == 0 {
+				t.Errorf("%q: %+v", argv, r)
+			}
+		}
+		// An unknown flag: tmux 3.2a's client also parses the command and
+		// getopt prints "tmux: unknown option -- Z" before the server's
+		// usage line; the native client has only the server's line.
+		argv := []string{"display-message", "-p", "-Z"}
+		n = s.do(argv...)
+		e := s.exec(context.Background(), true, s.env, nil, argv...)
+		var lines []string
+		for _, l := range strings.SplitAfter(string(e.Stderr), "\n") {
+			if !strings.HasPrefix(l, "tmux: ") {
+				lines = append(lines, l)
+			}
+		}
+		if string(n.Stderr) != strings.Join(lines, "") || n.ExitStatus != e.ExitStatus || n.ExitStatus != 1 {
+			t.Errorf("unknown flag: native %q (%d), exec'd %q (%d)", n.Stderr, n.ExitStatus, e.Stderr, e.ExitStatus)
+		}
 		s.alive(t)
 	})
 }
