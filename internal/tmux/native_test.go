@@ -370,3 +370,14 @@ func TestBadRequests(t *testing.T) {
 		}
 	}
 }
+
+// TestContextDoneFirst: a context that has ended stops Do before it
+// connects.
+func TestContextDoneFirst(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	_, err := Do(ctx, Request{Socket: filepath.Join(t.TempDir(), "missing"), Argv: []string{"ls"}})
+	if !errors.Is(err, context.Canceled) {
+		t.Errorf("%v, want context.Canceled", err)
+	}
+}
