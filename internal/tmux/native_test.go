@@ -79,7 +79,16 @@ func TestEnvironmentAndCwd(t *testing.T) {
 			t.Fatalf("new-window: %+v %v", r, err)
 		}
 		newPane := strings.TrimSpace(string(r.Stdout))
-		if got := s.mustExec("display-message", "-p", "-t", newPane, "#{pane_current_path}"); got != wd {
+		// pane_current_path reads the cwd of the pane's foreground
+		// process, which is empty until the child has started.
+		got := ""
+		for i := 0; i < 500 && got == ""; i++ {
+			if i > 0 {
+				time.Sleep(10 * time.Millisecond)
+			}
+			got = s.mustExec("display-message", "-p", "-t", newPane, "#{pane_current_path}")
+		}
+		if got != wd {
 			t.Errorf("new window started in %q, want the client's cwd %q", got, wd)
 		}
 	})
