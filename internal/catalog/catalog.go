@@ -26,7 +26,8 @@
 //  2. the CLI command in package internal/cli that parses flags and
 //     operands, calls the operation and prints the document. An input
 //     that must not show in the process table (a payload, a pattern) is
-//     read through the command's --stdin-args flag ([stdinArgsFlag] there);
+//     read through the command's --stdin-args flag (cli.StdinArgsFlag,
+//     made with stdinArgsFlag there);
 //  3. the entry in tools.go: its name, toolset, [Tool.Command], summary,
 //     capability fields, output document, and for each [Param] its schema
 //     type, its interpreter ([Param.Sink]) and its route to the command:
@@ -40,7 +41,8 @@
 // CLI, when its type differs, when a row understates what an input can
 // reach, and when tools/list outgrows its size budget. tmx-mcp's hints
 // translate the new command and flags into the tool and argument names by
-// themselves; no other table needs the tool.
+// themselves; no other table needs the tool. (A CLI command that no tool
+// runs goes in [OtherCommands] instead.)
 package catalog
 
 import (
