@@ -22,9 +22,11 @@ const maxEnvName = 256
 
 // CheckEnv checks KEY=VALUE entries for a new pane's environment (tmux -e):
 // names are letters, digits and _, not starting with a digit, at most
-// maxEnvName bytes; values hold no NUL and at most MaxName bytes. With suppress, an entry that sets one
-// of the variables history suppression sets is refused; the error names
-// the variable, never its value.
+// maxEnvName bytes, and none that runs code (see execEnv: PROMPT_COMMAND,
+// PS1, BASH_ENV, LD_PRELOAD, ...); values hold no NUL and at most MaxName
+// bytes. With suppress, an entry that sets one of the variables history
+// suppression sets is refused. Errors are invalid_argument and name the
+// variable, never its value.
 func CheckEnv(env []string, suppress bool) error {
 	for _, kv := range env {
 		name, value, ok := strings.Cut(kv, "=")
@@ -34,6 +36,9 @@ func CheckEnv(env []string, suppress bool) error {
 		}
 		if len(name) > maxEnvName {
 			return tmxerr.Errorf(tmxerr.InvalidArgument, "environment name %s is %d bytes; at most %d", clip(name), len(name), maxEnvName)
+		}
+		if err := checkExecEnv(name); err != nil {
+			return err
 		}
 		if strings.IndexByte(value, 0) >= 0 {
 			return tmxerr.Errorf(tmxerr.InvalidArgument, "the value of %s contains a NUL byte", name)

@@ -1,6 +1,9 @@
 package catalog
 
 import (
+	"encoding/json"
+	"errors"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -20,7 +23,8 @@ func (a Args) get(name string) gjson.Result { return a.r.Get(gjson.Escape(name))
 // Has reports whether the argument is present.
 func (a Args) Has(name string) bool { return a.get(name).Exists() }
 
-// String returns a string argument ("" when absent).
+// String returns a string argument ("" when absent); a boolean reads as
+// "true" or "false".
 func (a Args) String(name string) string { return a.get(name).String() }
 
 // Bool returns a boolean argument (false when absent).
@@ -53,53 +57,136 @@ func (a Args) Strings(name string) []string {
 // Raw returns an argument's JSON text as sent ("" when absent).
 func (a Args) Raw(name string) string { return a.get(name).Raw }
 
-// argv accumulates CLI arguments.
-type argv []string
+// StdinArgs is the CLI flag that makes a command read the arguments
+// routed by [Param.Stdin] from one JSON object on stdin.
+const StdinArgs = "stdin-args"
 
-// flag appends --name value when the argument is present.
-func (v *argv) num(a Args, arg, flag string) {
-	if n := a.Number(arg); n != "" {
-		*v = append(*v, "--"+flag, n)
+// ErrAggregate is what [Tool.Argv] returns for an aggregate tool, which
+// runs in tmx-mcp rather than as one tmx command.
+var ErrAggregate = errors.New("an aggregate tool runs in tmx-mcp, not as one tmx command")
+
+// Argv builds the CLI arguments after the global flags, and the stdin
+// document, from arguments already validated against the input schema:
+// the command's words, --json, the tool's fixed arguments, one flag per
+// flag argument, --stdin-args when an argument travels on stdin, then the
+// operands (see [Param]). The stdin document is a JSON object of the
+// stdin arguments under their keys, or "" when there is none.
+func (t *Tool) Argv(a Args) (argv []string, stdin string, err error) {
+	if t.Command == "" {
+		return nil, "", ErrAggregate
 	}
+	if t.Check != nil {
+		if err := t.Check(a); err != nil {
+			return nil, "", err
+		}
+	}
+	argv = append(strings.Fields(t.Command), "--json")
+	argv = append(argv, t.Fixed...)
+	doc := map[string]json.RawMessage{}
+	var operands []Param
+	for _, p := range t.Params {
+		if !a.Has(p.Name) {
+			continue
+		}
+		switch {
+		case p.Stdin != "":
+			doc[p.Stdin] = json.RawMessage(a.Raw(p.Name))
+		case p.Switch != nil:
+			if f := p.Switch[a.String(p.Name)]; f != "" {
+				argv = append(argv, "--"+f)
+			}
+		case p.Flag != "":
+			argv = append(argv, flagArgs(p, a)...)
+		case p.Pos > 0:
+			operands = append(operands, p)
+		}
+	}
+	if len(doc) > 0 {
+		b, err := json.Marshal(doc)
+		if err != nil {
+			return nil, "", err
+		}
+		argv = append(argv, "--"+StdinArgs)
+		stdin = string(b)
+	}
+	sort.SliceStable(operands, func(i, j int) bool { return operands[i].Pos < operands[j].Pos })
+	sep := false
+	for _, p := range operands {
+		if !sep && !p.flagSafe() {
+			argv = append(argv, "--")
+			sep = true
+		}
+		argv = append(argv, operandArgs(p, a)...)
+	}
+	return argv, stdin, nil
 }
 
-func (v *argv) str(a Args, arg, flag string) {
-	if a.Has(arg) {
-		*v = append(*v, "--"+flag+"="+a.String(arg))
+// flagArgs writes a flag argument: --flag=VALUE, --flag for true, one
+// --flag=ITEM per array item, one --flag=NAME=VALUE per map entry in name
+// order. The value is inside the element, so the CLI never reads it as a
+// flag of its own.
+func flagArgs(p Param, a Args) []string {
+	f := "--" + p.Flag
+	switch p.Type {
+	case "boolean":
+		if a.Bool(p.Name) {
+			return []string{f}
+		}
+		return nil
+	case "integer", "number":
+		return []string{f + "=" + a.Number(p.Name)}
+	case "array":
+		var out []string
+		for _, s := range a.Strings(p.Name) {
+			out = append(out, f+"="+s)
+		}
+		return out
+	case "string-map":
+		m := a.get(p.Name).Map()
+		names := make([]string, 0, len(m))
+		for n := range m {
+			names = append(names, n)
+		}
+		sort.Strings(names)
+		out := make([]string, len(names))
+		for i, n := range names {
+			out[i] = f + "=" + n + "=" + m[n].String()
+		}
+		return out
 	}
+	return []string{f + "=" + a.String(p.Name)}
 }
 
-func (v *argv) boolean(a Args, arg, flag string) {
-	if a.Bool(arg) {
-		*v = append(*v, "--"+flag)
+// operandArgs writes an operand: its word, its number, its items, or its
+// text; a selector that starts with "-" gets the grammar's "=" prefix, so
+// the CLI reads it as a target, not a flag.
+func operandArgs(p Param, a Args) []string {
+	switch {
+	case p.Words != nil:
+		return []string{p.Words[a.String(p.Name)]}
+	case p.Type == "integer" || p.Type == "number":
+		return []string{a.Number(p.Name)}
+	case p.Type == "array":
+		return a.Strings(p.Name)
+	case p.Sink == SinkSelector:
+		if s := a.String(p.Name); strings.HasPrefix(s, "-") {
+			return []string{"=" + s}
+		} else {
+			return []string{s}
+		}
 	}
+	return []string{a.String(p.Name)}
 }
 
-// target appends the target positional argument. A session name that
-// starts with "-" gets the "=" prefix of the grammar, so the CLI reads it
-// as a target, not a flag.
-func (v *argv) target(a Args) {
-	if !a.Has("target") {
-		return
+// flagSafe reports whether no value of p can make its operand look like
+// a flag: a word, an enum, a number that cannot be negative, or a
+// selector (given the "=" prefix).
+func (p Param) flagSafe() bool {
+	switch {
+	case p.Words != nil, len(p.Enum) > 0 && !slices.ContainsFunc(p.Enum, func(e string) bool { return strings.HasPrefix(e, "-") }):
+		return true
+	case p.Type == "integer" || p.Type == "number":
+		return p.Minimum != nil && *p.Minimum >= 0
 	}
-	t := a.String("target")
-	if strings.HasPrefix(t, "-") {
-		t = "=" + t
-	}
-	*v = append(*v, t)
-}
-
-// spawnEnv appends --env=NAME=VALUE per environment entry, in name order
-// so the argv is deterministic, and --suppress-persistent-history.
-func (v *argv) spawnEnv(a Args) {
-	env := a.get("environment").Map()
-	names := make([]string, 0, len(env))
-	for n := range env {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	for _, n := range names {
-		*v = append(*v, "--env="+n+"="+env[n].String())
-	}
-	v.boolean(a, "suppress_persistent_history", "suppress-persistent-history")
+	return p.Sink == SinkSelector && p.Type == "string"
 }

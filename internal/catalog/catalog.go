@@ -1,28 +1,57 @@
 // Package catalog is the one authoritative definition of tmx's MCP tools.
 //
-// Every claim tmx makes about a tool comes from [Tools]: tools/list and
-// `tmx-mcp --schema` (name, title, description, input and output schemas,
-// annotations), the capability rows in each tool's _meta and in the
-// tmux://capabilities resource, `tmx capabilities --json`, and the generated
-// docs/mcp-tools.md. The invariants the rows must keep (ADR CM-1..CM-7 in
-// the project's reference material) are enforced by catalog_test.go.
+// Every claim tmx makes about a tool comes from [All]: the capability rows
+// in each tool's _meta, the tmux://capabilities resource and `tmx
+// capabilities` (see [Decide]), the argv and stdin of each tool call
+// ([Tool.Argv]), the tool and argument names in tmx-mcp's hints, and,
+// through package toolschema, tools/list, `tmx-mcp --schema` and the
+// generated docs/mcp-tools.md. The invariants the rows must keep are
+// enforced by catalog_test.go; the tests in package catalog_test check
+// every entry against the CLI command it runs.
+//
+// The package links no JSON-RPC and no JSON Schema library, so the tmx
+// CLI reads it without them.
 //
 // A row describes the direct operation only. tmux command aliases and
 // after-* hooks can turn any call into anything, so every tool carries the
 // conservative MCP annotations (MCP 2025-03-26, tool annotations) and no
 // row is a promise about the whole call.
+//
+// # Adding a tool
+//
+// A tool is three edits:
+//
+//  1. the operation in package client (what it asks tmux, what it
+//     refuses), returning a document type of package internal/result;
+//  2. the CLI command in package internal/cli that parses flags and
+//     operands, calls the operation and prints the document. An input
+//     that must not show in the process table (a payload, a pattern) is
+//     read through the command's --stdin-args flag (cli.StdinArgsFlag,
+//     made with stdinArgsFlag there);
+//  3. the entry in tools.go: its name, toolset, [Tool.Command], summary,
+//     capability fields, output document, and for each [Param] its schema
+//     type, its interpreter ([Param.Sink]) and its route to the command:
+//     a flag ([Param.Flag] or [Param.Switch]), an operand ([Param.Pos]),
+//     or a key of the stdin document ([Param.Stdin]).
+//
+// Then run `go test ./internal/catalog -update` to regenerate the tools/list
+// snapshots and docs/mcp-tools.md, and `go test ./internal/cli -run
+// TestCLIDocs -update` for docs/cli.md. The tests in this package fail when
+// a flag, a stdin key or a command named by an entry does not exist on the
+// CLI, when its type differs, when a row understates what an input can
+// reach, and when tools/list outgrows its size budget. tmx-mcp's hints
+// translate the new command and flags into the tool and argument names by
+// themselves; no other table needs the tool. (A CLI command that no tool
+// runs goes in [OtherCommands] instead.)
 package catalog
 
 import (
-	"bytes"
-	"embed"
 	"encoding/json"
-	"fmt"
-	"reflect"
+	"slices"
 	"sort"
 	"strings"
 
-	"github.com/google/jsonschema-go/jsonschema"
+	"github.com/tmx-sh/tmx/client"
 )
 
 // Toolset is one of the four unordered groups every tool belongs to.
@@ -39,11 +68,12 @@ const (
 // Toolsets lists every toolset in documentation order.
 var Toolsets = []Toolset{Inspect, Manage, Execute, Teardown}
 
-// Reach is a tool's direct process reach.
+// Reach is a process reach: what a tool, or one of its inputs, can make
+// run.
 type Reach string
 
-// Process reach values. ReachHostCommand exists only to be forbidden: no
-// tool may run caller-written commands on the host.
+// Process reach values, from least to most. ReachHostCommand exists only
+// to be forbidden: no tool may run caller-written commands on the host.
 const (
 	ReachNone              Reach = "none"
 	ReachConfiguredProcess Reach = "configured-process"
@@ -51,6 +81,22 @@ const (
 	ReachPaneCommand       Reach = "pane-command"
 	ReachHostCommand       Reach = "host-command"
 )
+
+// Rank orders reaches: none 0, configured-process 1, pane-input 2,
+// pane-command 3, host-command 4; an unknown reach ranks highest.
+func (r Reach) Rank() int {
+	switch r {
+	case ReachNone:
+		return 0
+	case ReachConfiguredProcess:
+		return 1
+	case ReachPaneInput:
+		return 2
+	case ReachPaneCommand:
+		return 3
+	}
+	return 4
+}
 
 // Effect is a direct tmux effect.
 type Effect string
@@ -106,7 +152,28 @@ const (
 	// SinkEnvironment: NAME=VALUE pairs tmux sets in a new pane's
 	// environment (new-session/new-window/split-window/respawn-pane -e).
 	SinkEnvironment Interpreter = "pane-environment"
+	// SinkNested: an aggregate tool's operations, each the arguments of
+	// one nested tool, which reach that tool's sinks.
+	SinkNested Interpreter = "nested-tool-arguments"
 )
+
+// Reach returns the process reach a value given to i has. An environment
+// reaches the configured program only: the names a shell, the loader or
+// an interpreter runs as code are refused (client.CheckEnv), so what is
+// left chooses among installed programs and files (PATH, HOME) and gives
+// the program no code. A nested value's reach is its tool's (see
+// [Tool.Capability]).
+func (i Interpreter) Reach() Reach {
+	switch i {
+	case SinkPaneShell:
+		return ReachPaneCommand
+	case SinkPaneInput, SinkTmuxKeys, SinkSignal:
+		return ReachPaneInput
+	case SinkEnvironment:
+		return ReachConfiguredProcess
+	}
+	return ReachNone
+}
 
 // How values are made literal, per interpreter.
 const (
@@ -120,16 +187,29 @@ const (
 	litCursor   = "decoded by tmx and its HMAC signature checked; never given to tmux"
 	litArgument = "checked against a narrow character set (letters, digits, _ . : @ + = -, not starting with -) and passed as one argument"
 	litSignal   = "one of a fixed list of names, mapped by tmx to a number and sent with kill(2); never given to tmux or a shell"
-	litEnv      = "names checked as shell identifiers, values refused if they hold a NUL byte; each pair passed as one -e argument (a trailing ; escaped), which tmux does not expand"
+	litNested   = "each operation's arguments checked against its tool's input schema, then made literal as that tool's row says"
 )
 
-// Sink is where one input goes and how it is made literal on the way.
+// litEnv is how an environment is made literal, and what it can still
+// reach.
+var litEnv = "names checked as identifiers and refused when a shell, the dynamic loader or an interpreter runs their value as code " +
+	"or reads code from what they name (" + strings.Join(client.ExecEnvNames(), " ") + "); " +
+	"values refused if they hold a NUL byte; each pair one -e argument, which tmux does not expand. " +
+	"Still reachable: names such as PATH and HOME choose which installed programs and startup files the pane's shell runs"
+
+// Sink is where one input goes, the process reach it has there, and how
+// it is made literal on the way.
 type Sink struct {
 	Interpreter    Interpreter `json:"interpreter"`
+	ProcessReach   Reach       `json:"process_reach"`
 	Literalization string      `json:"literalization"`
+	// Nested are the interpreters an aggregate's operations reach
+	// through its nested tools.
+	Nested []Interpreter `json:"nested_interpreters,omitempty"`
 }
 
-// Param is one tool argument.
+// Param is one tool argument: its schema, the interpreter its value
+// reaches, and its route to the CLI command.
 type Param struct {
 	Name string
 	// Type is "string", "integer", "number", "boolean", "array" (of
@@ -144,10 +224,35 @@ type Param struct {
 	// ExclusiveMinimum is a bound the value must pass (a timeout must be
 	// positive).
 	ExclusiveMinimum *float64
-	// Payload arguments (command, text, keys) travel on the CLI child's
-	// stdin, never in its argv, and may be up to 64 KiB.
+	// Payload arguments (command, text, keys, a key batch) may be up to
+	// 64 KiB; like every [Param.Stdin] argument they travel on the CLI
+	// child's stdin, never in its argv.
 	Payload bool
 	Sink    Interpreter
+
+	// The route to the CLI command, exactly one of the four (an
+	// aggregate's arguments have none: it runs in tmx-mcp).
+	//
+	// Flag is the command's flag, without dashes: --flag=VALUE for a
+	// string or number, --flag alone for a true boolean (nothing for
+	// false), one --flag=ITEM per array item, one --flag=NAME=VALUE per
+	// string-map entry in name order.
+	Flag string
+	// Switch maps a value, as JSON text ("true", "horizontal"), to the
+	// flag given alone for it; a value it lacks gives none.
+	Switch map[string]string
+	// Pos is the 1-based place among the command's operands; an array
+	// gives one operand per item. Words maps a value to the operand
+	// written for it ("true" to "on"). Operands follow the flags; from
+	// the first one that a caller's value could make look like a flag
+	// (see [Param.flagSafe]) on, they follow "--".
+	Pos   int
+	Words map[string]string
+	// Stdin is the key of the JSON object the command reads on stdin
+	// when given --stdin-args: the argument's value, as JSON, under that
+	// key. Payloads, patterns and regexes go this way, so that they never
+	// show in the process table.
+	Stdin string
 }
 
 // Tool is one catalog entry.
@@ -174,10 +279,17 @@ type Tool struct {
 
 	// Waits is true for tools that block up to timeout_seconds.
 	Waits bool
-	// Argv builds the CLI arguments after the global flags, and the
-	// payload for stdin, from arguments already validated against the
-	// input schema.
-	Argv func(a Args) (argv []string, stdin string, err error)
+
+	// Command is the tmx command the tool runs, its words before the
+	// flags ("capture", "options show"); empty for an aggregate, which
+	// tmx-mcp runs itself.
+	Command string
+	// Fixed are arguments every call passes, after --json: the flag that
+	// picks the tool's object ("--level=pane").
+	Fixed []string
+	// Check refuses, before any argv is built, argument combinations the
+	// input schema cannot state. Nil for most tools.
+	Check func(a Args) error
 }
 
 // Capability is a tool's row: its direct reach, effects, output classes
@@ -196,7 +308,8 @@ type Capability struct {
 	NestedTools               []string          `json:"nested_tools,omitempty"`
 }
 
-func literalization(i Interpreter, payload bool) string {
+// Literalization returns how a value given to i is made literal.
+func (i Interpreter) Literalization() string {
 	switch i {
 	case SinkSelector:
 		return litSelector
@@ -220,11 +333,43 @@ func literalization(i Interpreter, payload bool) string {
 		return litSignal
 	case SinkEnvironment:
 		return litEnv
+	case SinkNested:
+		return litNested
 	}
 	return ""
 }
 
-// Capability returns t's row.
+// Sink returns where p's value goes in t. An aggregate's operations reach
+// the sinks of its nested tools, and the most any of them reaches.
+func (t *Tool) Sink(p Param) Sink {
+	s := Sink{Interpreter: p.Sink, ProcessReach: p.Sink.Reach(), Literalization: p.Sink.Literalization()}
+	if p.Sink != SinkNested {
+		return s
+	}
+	seen := map[Interpreter]bool{}
+	for _, n := range t.Nested {
+		nt, ok := Lookup(n)
+		if !ok {
+			continue
+		}
+		for _, np := range nt.Params {
+			ns := nt.Sink(np)
+			if ns.ProcessReach.Rank() > s.ProcessReach.Rank() {
+				s.ProcessReach = ns.ProcessReach
+			}
+			if !seen[np.Sink] {
+				seen[np.Sink] = true
+				s.Nested = append(s.Nested, np.Sink)
+			}
+		}
+	}
+	sort.Slice(s.Nested, func(i, j int) bool { return s.Nested[i] < s.Nested[j] })
+	return s
+}
+
+// Capability returns t's row. An input is in input_literalization when
+// its value can reach a tmux format position, directly or through a
+// nested tool.
 func (t *Tool) Capability() Capability {
 	c := Capability{
 		Tool: t.Name, Toolset: t.Toolset, ProcessReach: t.Reach,
@@ -235,32 +380,18 @@ func (t *Tool) Capability() Capability {
 		NestedTools: t.Nested,
 	}
 	for _, p := range t.Params {
-		lit := literalization(p.Sink, p.Payload)
-		c.InputSinks[p.Name] = Sink{Interpreter: p.Sink, Literalization: lit}
-		if p.Sink == SinkTmuxFormat {
-			c.InputLiteralization[p.Name] = lit
+		s := t.Sink(p)
+		c.InputSinks[p.Name] = s
+		if p.Sink == SinkTmuxFormat || slices.Contains(s.Nested, SinkTmuxFormat) {
+			c.InputLiteralization[p.Name] = s.Literalization
 		}
 	}
 	return c
 }
 
 // Sentence returns the plain-language statement of t's direct process
-// reach and tmux effect that opens its description (ADR CM-7).
+// reach and tmux effect that opens its description.
 func (t *Tool) Sentence() string {
-	var reach string
-	switch t.Reach {
-	case ReachNone:
-		reach = "Starts no process and sends no input to a pane"
-	case ReachConfiguredProcess:
-		reach = "Starts a configured program in a pane (your default shell, or the command the pane was started with), with your user's authority"
-	case ReachPaneInput:
-		reach = "Sends caller-chosen input to the program running in a pane, with your user's authority"
-		if t.hasSink(SinkSignal) {
-			reach = "Sends a caller-chosen signal to the program running in a pane, with your user's authority"
-		}
-	case ReachPaneCommand:
-		reach = "Runs a caller-written shell command in a pane, with your user's authority"
-	}
 	var eff []string
 	for _, e := range t.Effects {
 		switch e {
@@ -269,10 +400,25 @@ func (t *Tool) Sentence() string {
 		case Change:
 			eff = append(eff, "changes tmux state")
 		case Delete:
-			eff = append(eff, "deletes tmux objects (cannot be undone)")
+			eff = append(eff, "deletes tmux objects for good")
 		}
 	}
-	return reach + "; " + strings.Join(eff, " and ") + "."
+	effects := strings.Join(eff, " and ")
+	var reach string
+	switch t.Reach {
+	case ReachNone:
+		return strings.ToUpper(effects[:1]) + effects[1:] + "; starts no process, sends no input."
+	case ReachConfiguredProcess:
+		reach = "Starts a configured program (the default shell, or the pane's own command) as the user"
+	case ReachPaneInput:
+		reach = "Sends caller-chosen input to a pane's program, as the user"
+		if t.hasSink(SinkSignal) {
+			reach = "Sends a caller-chosen signal to a pane's program, as the user"
+		}
+	case ReachPaneCommand:
+		reach = "Runs a caller-written shell command in a pane, as the user"
+	}
+	return reach + "; " + effects + "."
 }
 
 func (t *Tool) hasSink(i Interpreter) bool {
@@ -290,7 +436,7 @@ func (t *Tool) Description() string { return t.Sentence() + " " + t.Summary }
 
 // Annotations are the MCP tool annotations of every tool: the
 // conservative values of MCP 2025-03-26, because a tmux alias or hook can
-// turn any call into anything (ADR CM-4).
+// turn any call into anything.
 type Annotations struct {
 	Title           string `json:"title"`
 	ReadOnlyHint    bool   `json:"readOnlyHint"`
@@ -312,156 +458,15 @@ const (
 	MaxItems   = 64
 	// MaxBatch is the most operations one batch tool takes.
 	MaxBatch = 16
+	// MaxEnvName bounds an environment variable's name, in bytes.
+	MaxEnvName = 256
 )
 
-// envNamePattern is a portable environment variable name.
-const envNamePattern = "^[A-Za-z_][A-Za-z0-9_]*$"
-
-// InputSchema returns t's inputSchema: an object with
-// additionalProperties false.
-func (t *Tool) InputSchema() *jsonschema.Schema {
-	s := &jsonschema.Schema{Type: "object", Properties: map[string]*jsonschema.Schema{}, AdditionalProperties: &jsonschema.Schema{Not: &jsonschema.Schema{}}}
-	for _, p := range t.Params {
-		ps := &jsonschema.Schema{Type: p.Type, Description: p.Description, Minimum: p.Minimum, Maximum: p.Maximum, ExclusiveMinimum: p.ExclusiveMinimum}
-		switch p.Type {
-		case "object-array":
-			ps.Type = "array"
-			ps.Items = t.operationSchema(p)
-			ps.MaxItems = jsonschema.Ptr(MaxBatch)
-			ps.MinItems = jsonschema.Ptr(1)
-		case "string-map":
-			ps.Type = "object"
-			ps.AdditionalProperties = &jsonschema.Schema{Type: "string", MaxLength: jsonschema.Ptr(MaxString)}
-			ps.PropertyNames = &jsonschema.Schema{Pattern: envNamePattern, MaxLength: jsonschema.Ptr(256)}
-			ps.MaxProperties = jsonschema.Ptr(MaxItems)
-		}
-		for _, e := range p.Enum {
-			ps.Enum = append(ps.Enum, e)
-		}
-		max := MaxString
-		if p.Payload {
-			max = MaxPayload
-		}
-		switch p.Type {
-		case "string":
-			ps.MaxLength = jsonschema.Ptr(max)
-			if p.Payload {
-				// An empty command or text does nothing useful: the
-				// schema refuses it, naming the argument.
-				ps.MinLength = jsonschema.Ptr(1)
-			}
-		case "array":
-			ps.Items = &jsonschema.Schema{Type: "string", MaxLength: jsonschema.Ptr(MaxString)}
-			ps.MaxItems = jsonschema.Ptr(MaxItems)
-			ps.MinItems = jsonschema.Ptr(1)
-		}
-		s.Properties[p.Name] = ps
-		s.PropertyOrder = append(s.PropertyOrder, p.Name)
-		if p.Required {
-			s.Required = append(s.Required, p.Name)
-		}
-	}
-	return s
-}
-
-// operationSchema is the schema of one batch entry: {target, keys} for a
-// key batch, else {tool, arguments} with tool one of t's nested tools
-// (after exclusions).
-func (t *Tool) operationSchema(p Param) *jsonschema.Schema {
-	str := &jsonschema.Schema{Type: "string", MaxLength: jsonschema.Ptr(MaxString)}
-	closed := &jsonschema.Schema{Not: &jsonschema.Schema{}}
-	if p.Sink == SinkTmuxKeys {
-		return &jsonschema.Schema{
-			Type: "object",
-			Properties: map[string]*jsonschema.Schema{
-				"target": {Type: "string", MaxLength: jsonschema.Ptr(MaxString), Description: "The pane (a target)."},
-				"keys":   {Type: "array", Items: str, MinItems: jsonschema.Ptr(1), MaxItems: jsonschema.Ptr(MaxItems), Description: "tmux key names, as in send_keys."},
-			},
-			PropertyOrder:        []string{"target", "keys"},
-			Required:             []string{"target", "keys"},
-			AdditionalProperties: closed,
-		}
-	}
-	tool := &jsonschema.Schema{Type: "string", Description: "An inspect tool's name."}
-	for _, n := range t.Nested {
-		tool.Enum = append(tool.Enum, n)
-	}
-	return &jsonschema.Schema{
-		Type: "object",
-		Properties: map[string]*jsonschema.Schema{
-			"tool":      tool,
-			"arguments": {Type: "object", Description: "Its arguments, as that tool takes them."},
-		},
-		PropertyOrder:        []string{"tool", "arguments"},
-		Required:             []string{"tool"},
-		AdditionalProperties: closed,
-	}
-}
-
-// OutputSchema returns t's outputSchema, inferred from the Go type of the
-// CLI's document plus its "schema_version".
-func (t *Tool) OutputSchema() (*jsonschema.Schema, error) {
-	s, err := jsonschema.ForType(reflect.TypeOf(t.Output), nil)
-	if err != nil {
-		return nil, fmt.Errorf("output schema of %s: %w", t.Name, err)
-	}
-	s.Properties["schema_version"] = &jsonschema.Schema{Type: "integer", Const: jsonschema.Ptr[any](1)}
-	s.Required = append([]string{"schema_version"}, s.Required...)
-	s.PropertyOrder = append([]string{"schema_version"}, s.PropertyOrder...)
-	return s, nil
-}
-
-// Entry is a tool as tools/list shows it.
-type Entry struct {
-	Name         string             `json:"name"`
-	Title        string             `json:"title"`
-	Description  string             `json:"description"`
-	InputSchema  *jsonschema.Schema `json:"inputSchema"`
-	OutputSchema *jsonschema.Schema `json:"outputSchema"`
-	Annotations  Annotations        `json:"annotations"`
-	Meta         map[string]any     `json:"_meta"`
-}
+// EnvNamePattern is a portable environment variable name.
+const EnvNamePattern = "^[A-Za-z_][A-Za-z0-9_]*$"
 
 // MetaKey is the _meta key that carries a tool's capability row.
 const MetaKey = "tmx.sh/capability"
-
-// Entry returns t's tools/list entry.
-func (t *Tool) Entry() (Entry, error) {
-	out, err := t.OutputSchema()
-	if err != nil {
-		return Entry{}, err
-	}
-	return Entry{
-		Name: t.Name, Title: t.Title, Description: t.Description(),
-		InputSchema: t.InputSchema(), OutputSchema: out, Annotations: t.Annotations(),
-		Meta: map[string]any{MetaKey: t.Capability()},
-	}, nil
-}
-
-//go:embed entries/*.json
-var entryFiles embed.FS
-
-// RawEntry returns t's tools/list entry as JSON. Tools without nested
-// authority come from entries/<name>.json, which TestToolSnapshots keeps
-// equal to [Tool.Entry]: serving them saves tmx-mcp marshalling every
-// schema at start. An aggregate tool's entry depends on exclusions, so it
-// is computed.
-func (t *Tool) RawEntry() (json.RawMessage, error) {
-	if len(t.Nested) == 0 {
-		if b, err := entryFiles.ReadFile("entries/" + t.Name + ".json"); err == nil {
-			var c bytes.Buffer
-			if err := json.Compact(&c, b); err != nil {
-				return nil, err
-			}
-			return c.Bytes(), nil
-		}
-	}
-	e, err := t.Entry()
-	if err != nil {
-		return nil, err
-	}
-	return json.Marshal(e)
-}
 
 // Lookup returns the tool named name.
 func Lookup(name string) (*Tool, bool) {

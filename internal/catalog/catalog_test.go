@@ -37,21 +37,26 @@ func TestCatalogInvariants(t *testing.T) {
 		if !nameRE.MatchString(name) {
 			fail("name is not [a-z0-9_], at most 63 characters")
 		}
-		if tool.Title == "" || tool.Summary == "" || tool.Argv == nil || tool.Output == nil {
-			fail("title, summary, argv builder and output document are required")
+		if tool.Title == "" || tool.Summary == "" || tool.Output == nil {
+			fail("title, summary and output document are required")
+		}
+		if (tool.Command == "") != (len(tool.Nested) > 0) {
+			fail("a tool runs a tmx command unless it is an aggregate, which runs in tmx-mcp")
 		}
 		if !validToolset(string(tool.Toolset)) {
 			fail("unknown toolset %q", tool.Toolset)
 		}
 
-		// The input schema and the sinks list the same inputs.
-		in := tool.InputSchema()
-		if got, want := keys(in.Properties), keys(row.InputSinks); !slices.Equal(got, want) {
-			fail("schema fields %v differ from input sinks %v", got, want)
+		// The sinks list every input once.
+		var names []string
+		for _, p := range tool.Params {
+			names = append(names, p.Name)
 		}
-		if in.AdditionalProperties == nil || in.Type != "object" {
-			fail("input schema must be an object with additionalProperties false")
+		sort.Strings(names)
+		if got := keys(row.InputSinks); !slices.Equal(got, names) || len(slices.Compact(slices.Clone(names))) != len(names) {
+			fail("params %v differ from input sinks %v", names, got)
 		}
+		stdinKeys := map[string]bool{}
 		for _, p := range tool.Params {
 			if strings.Contains(p.Name, "socket") {
 				fail("takes a socket argument %q: the socket is chosen once per process", p.Name)
@@ -64,18 +69,59 @@ func TestCatalogInvariants(t *testing.T) {
 			default:
 				fail("param %s has type %q", p.Name, p.Type)
 			}
+			// Exactly one route to the CLI, except in an aggregate.
+			routes := 0
+			for _, r := range []bool{p.Flag != "", p.Switch != nil, p.Pos > 0, p.Stdin != ""} {
+				if r {
+					routes++
+				}
+			}
+			if want := map[bool]int{true: 0, false: 1}[tool.Command == ""]; routes != want {
+				fail("param %s has %d routes to the CLI, want %d", p.Name, routes, want)
+			}
+			if p.Words != nil && (p.Pos == 0 || p.Type != "boolean" && len(p.Enum) == 0) {
+				fail("param %s: Words maps the values of a boolean or enum operand", p.Name)
+			}
+			if p.Switch != nil && p.Type != "boolean" && len(p.Enum) == 0 {
+				fail("param %s: Switch maps the values of a boolean or an enum", p.Name)
+			}
+			if p.Stdin != "" {
+				if stdinKeys[p.Stdin] {
+					fail("two params use stdin key %s", p.Stdin)
+				}
+				stdinKeys[p.Stdin] = true
+			}
 			// A key batch's operations carry keys, so they are a payload
 			// too; the audit redacts the keys inside each entry.
 			keyBatch := p.Name == "operations" && p.Sink == SinkTmuxKeys
 			isPayload := p.Name == "command" || p.Name == "text" || p.Name == "keys" || keyBatch
 			if p.Payload != isPayload {
-				fail("param %s: payloads (command, text, keys, a key batch) travel on stdin, and only they", p.Name)
+				fail("param %s: payloads are command, text, keys and a key batch, and only they", p.Name)
+			}
+			// Payloads, and text that is matched against panes (patterns,
+			// regexes), travel on stdin, never in the process table.
+			if (p.Payload || p.Sink == SinkPattern) && p.Stdin == "" && tool.Command != "" {
+				fail("param %s must travel on stdin (Stdin)", p.Name)
 			}
 			if !slices.Contains(RedactedKeys, p.Name) && p.Payload && !keyBatch {
 				fail("payload %s is not redacted in the audit record", p.Name)
 			}
 			if (p.Type == "object-array") != (p.Name == "operations") {
 				fail("param %s: only operations is an array of objects", p.Name)
+			}
+			if (p.Sink == SinkNested) != (p.Name == "operations" && len(tool.Nested) > 0) {
+				fail("param %s: only an aggregate's operations reach nested tools", p.Name)
+			}
+		}
+
+		// Every input's own reach is within the tool's: an input whose
+		// sink can run something says so in the row.
+		for name, s := range row.InputSinks {
+			if s.ProcessReach.Rank() > tool.Reach.Rank() {
+				fail("input %s reaches %s, more than the row's %s", name, s.ProcessReach, tool.Reach)
+			}
+			if s.ProcessReach != s.Interpreter.Reach() && s.Interpreter != SinkNested {
+				fail("input %s: sink reach %s differs from its interpreter's %s", name, s.ProcessReach, s.Interpreter.Reach())
 			}
 		}
 
@@ -131,7 +177,7 @@ func TestCatalogInvariants(t *testing.T) {
 		// Format sinks are exactly the literalization keys.
 		var formatSinks []string
 		for k, s := range row.InputSinks {
-			if s.Interpreter == SinkTmuxFormat {
+			if s.Interpreter == SinkTmuxFormat || slices.Contains(s.Nested, SinkTmuxFormat) {
 				formatSinks = append(formatSinks, k)
 			}
 			if s.Literalization == "" {
@@ -158,25 +204,21 @@ func TestCatalogInvariants(t *testing.T) {
 			fail("description does not open with the capability sentence %q", s)
 		}
 
-		// The output schema derives from the document.
-		if out, err := tool.OutputSchema(); err != nil || out.Properties["schema_version"] == nil {
-			fail("output schema: %v", err)
-		}
-
-		// Argv builders ask for JSON and start with a verb; an aggregate
+		// Argv asks for JSON and starts with the command; an aggregate
 		// tool runs in tmx-mcp and has none.
 		argv, _, err := tool.Argv(ParseArgs([]byte(`{"target":"%1","command":"true","text":"x","keys":["Enter"],"confirm":true}`)))
 		switch {
 		case len(tool.Nested) > 0:
-			if err != errBatch {
+			if err != ErrAggregate {
 				fail("aggregate tool builds an argv %q", argv)
 			}
-		case err != nil || len(argv) < 2 || strings.HasPrefix(argv[0], "-") || !slices.Contains(argv, "--json"):
+		case err != nil || !slices.Equal(argv[:len(strings.Fields(tool.Command))], strings.Fields(tool.Command)) || !slices.Contains(argv, "--json"):
 			fail("argv %q, %v", argv, err)
 		}
 
 		// Aggregate tools: nested tools exist, are inspect tools, and the
-		// row is at least the union of theirs.
+		// row is at least the union of theirs: the operations' sink names
+		// every interpreter the nested tools' inputs reach.
 		for _, n := range tool.Nested {
 			nt, ok := Lookup(n)
 			if !ok {
@@ -193,6 +235,14 @@ func TestCatalogInvariants(t *testing.T) {
 			}
 			if nt.MayExposeSecrets && !tool.MayExposeSecrets || nt.MayReturnUntrustedContent && !tool.MayReturnUntrustedContent {
 				fail("secrets/untrusted flags narrower than nested %s", n)
+			}
+			if nt.Reach.Rank() > tool.Reach.Rank() {
+				fail("reach narrower than nested %s's %s", n, nt.Reach)
+			}
+			for k, ns := range nt.Capability().InputSinks {
+				if os := row.InputSinks["operations"]; !slices.Contains(os.Nested, ns.Interpreter) || os.ProcessReach.Rank() < ns.ProcessReach.Rank() {
+					fail("operations' sink %+v does not cover %s.%s (%s)", os, n, k, ns.Interpreter)
+				}
 			}
 		}
 	}

@@ -1,4 +1,4 @@
-package catalog
+package catalog_test
 
 import (
 	"encoding/json"
@@ -7,6 +7,9 @@ import (
 	"path/filepath"
 	"reflect"
 	"testing"
+
+	"github.com/tmx-sh/tmx/internal/catalog"
+	"github.com/tmx-sh/tmx/internal/catalog/toolschema"
 )
 
 var update = flag.Bool("update", false, "rewrite generated docs and snapshots")
@@ -15,7 +18,7 @@ var update = flag.Bool("update", false, "rewrite generated docs and snapshots")
 // go test ./internal/catalog -update rewrites it.
 func TestDocsUpToDate(t *testing.T) {
 	const path = "../../docs/mcp-tools.md"
-	want := Markdown()
+	want := toolschema.Markdown()
 	if *update {
 		if err := os.WriteFile(path, []byte(want), 0o644); err != nil {
 			t.Fatal(err)
@@ -28,23 +31,23 @@ func TestDocsUpToDate(t *testing.T) {
 }
 
 // TestToolSnapshots pins every tool's tools/list entry in
-// entries/<name>.json, compared as decoded JSON. tmx-mcp serves these files
-// (embedded), so they must equal what the catalog computes. A change to a
-// tool is made on purpose: go test ./internal/catalog -update.
+// toolschema/entries/<name>.json, compared as decoded JSON. tmx-mcp serves
+// these files (embedded), so they must equal what the catalog computes. A
+// change to a tool is made on purpose: go test ./internal/catalog -update.
 func TestToolSnapshots(t *testing.T) {
-	dir := "entries"
+	dir := filepath.Join("toolschema", "entries")
 	if *update {
 		os.RemoveAll(dir)
 		os.MkdirAll(dir, 0o755)
 	}
 	want := map[string]bool{}
-	for _, tool := range All() {
+	for _, tool := range catalog.All() {
 		want[tool.Name+".json"] = true
-		e, err := tool.Entry()
+		e, err := toolschema.NewEntry(tool)
 		if err != nil {
 			t.Fatal(err)
 		}
-		got, _ := MarshalIndent(e)
+		got, _ := catalog.MarshalIndent(e)
 		path := filepath.Join(dir, tool.Name+".json")
 		if *update {
 			os.WriteFile(path, got, 0o644)

@@ -142,6 +142,11 @@ func wantsJSON(args []string) bool {
 	return false
 }
 
+// NewApp returns the tmx app as [Run] builds it, its commands set up. It
+// starts nothing; tests of other packages walk it to check what they
+// name against the commands and flags the CLI registers.
+func NewApp(env *Env) *cli.App { return newApp(env) }
+
 func newApp(env *Env) *cli.App {
 	app := &cli.App{
 		Name:      "tmx",
@@ -152,17 +157,20 @@ func newApp(env *Env) *cli.App {
 			"It uses its own tmux server (tmux -L tmx) unless told otherwise.\n\n" +
 			"Quick start:\n   tmx run -- uname -a\n   tmx ls\n   tmx capture main\n\n" +
 			"Help topics: tmx help targets | json | exit-codes",
-		Version:                Version,
-		Reader:                 env.In,
-		Writer:                 env.Out,
-		ErrWriter:              env.Err,
-		HideHelpCommand:        true,
-		HideHelp:               true, // its --help is helpFlag(), not the shared cli.HelpFlag
-		HideVersion:            true, // its --version is its own flag too
-		EnableBashCompletion:   true,
-		Suggest:                true,
-		UseShortOptionHandling: false,
-		ExitErrHandler:         func(*cli.Context, error) {},
+		Version:              Version,
+		Reader:               env.In,
+		Writer:               env.Out,
+		ErrWriter:            env.Err,
+		HideHelpCommand:      true,
+		HideHelp:             true, // its --help is helpFlag(), not the shared cli.HelpFlag
+		HideVersion:          true, // its --version is its own flag too
+		EnableBashCompletion: true,
+		// A repeatable flag takes one value per use: --stop 'a,b' is one
+		// text and --env A=x,y one variable, never two.
+		DisableSliceFlagSeparator: true,
+		Suggest:                   true,
+		UseShortOptionHandling:    false,
+		ExitErrHandler:            func(*cli.Context, error) {},
 		OnUsageError: func(c *cli.Context, err error, isSub bool) error {
 			return usageError(err, c.App.Flags)
 		},
@@ -244,6 +252,9 @@ func ownFlag(f cli.Flag) cli.Flag {
 		c := *v
 		return &c
 	case *cli.StringSliceFlag:
+		c := *v
+		return &c
+	case *StdinArgsFlag:
 		c := *v
 		return &c
 	}

@@ -146,6 +146,19 @@ The codes are listed by: tmx help exit-codes.
 tmx run prints its document whenever it typed the command, whatever the
 command's exit status: read exit_status, timed_out, started, pane_exited
 and server_gone.
+
+JSON input: --stdin-args. Arguments in the process table (ps) are visible
+to every user of the machine. The commands that take a payload or a
+pattern (run, wait, search, send, type, paste) read those inputs from one
+JSON object on stdin when given --stdin-args: a key that names a flag
+stands for that flag (an array of strings for a repeatable one), the
+others name the positional input. Each command's --help lists its keys.
+
+  tmx wait --stdin-args %3 <<< '{"regex": "^DONE$", "stop": ["error"]}'
+  tmx run --stdin-args work <<< '{"command": "make test"}'
+  tmx search --stdin-args work <<< '{"pattern": "panic:"}'
+
+tmx-mcp passes every payload, pattern and regex this way.
 `
 
 func exitCodesHelp() string {

@@ -67,19 +67,31 @@ func sendCmd(env *Env) *cli.Command {
 			"target_pane_ids lists it; a pane in a mode, dead, or the caller's own in it refuses the send.\n" +
 			"--stdin reads the keys from stdin, one per line. --batch reads a JSON array of\n" +
 			"{\"target\": ..., \"keys\": [...]} from stdin, checks every entry, then sends them all in one\n" +
-			"tmux call (nothing is sent if one entry is refused).\n\n" +
+			"tmux call (nothing is sent if one entry is refused). --stdin-args reads {\"keys\": [...]}, or\n" +
+			"with --batch {\"entries\": [...]}.\n\n" +
 			"Examples:\n   tmx send %3 C-c\n   tmx send work Up Enter",
 		Category: catExecute,
 		Flags: []cli.Flag{confirmSelfFlag, exitModeFlag, stdinFlag("read the keys from stdin, one per line"),
-			&cli.BoolFlag{Name: "batch", Usage: "read a JSON array of {target, keys} from stdin"}, jsonFlag()},
+			&cli.BoolFlag{Name: "batch", Usage: "read a JSON array of {target, keys} from stdin"}, stdinArgsFlag("keys", "entries"), jsonFlag()},
 		Action: action(env, func(x *call) error {
 			if x.Bool("batch") {
-				if len(x.args) > 0 || x.Bool("stdin") {
+				if _, keys := x.inputRaw("keys"); len(x.args) > 0 || x.Bool("stdin") || keys {
 					return tmxerr.New(tmxerr.Usage, "--batch takes no TARGET or KEY arguments and no --stdin", "give the entries as JSON on stdin")
 				}
 				return sendBatch(x)
 			}
+			if _, ok := x.inputRaw("entries"); ok {
+				return tmxerr.New(tmxerr.Usage, "entries in --stdin-args need --batch", "add --batch, or give keys")
+			}
 			keys := append(x.args[min(1, len(x.args)):], x.payload...)
+			if k, ok, err := x.inputStrings("keys"); err != nil {
+				return err
+			} else if ok {
+				if len(keys) > 0 {
+					return tmxerr.New(tmxerr.Usage, "keys in --stdin-args and KEY arguments exclude each other", "choose one")
+				}
+				keys = k
+			}
 			if x.Bool("stdin") {
 				if len(keys) > 0 {
 					return tmxerr.New(tmxerr.Usage, "--stdin and KEY arguments exclude each other", "choose one")
@@ -129,11 +141,17 @@ func typeCmd(env *Env) *cli.Command {
 		Category: catExecute,
 		Flags: []cli.Flag{
 			&cli.BoolFlag{Name: "enter", Usage: "press Enter after the text"},
-			confirmSelfFlag, exitModeFlag, stdinFlag("read the TEXT from stdin (a final newline is dropped)"), jsonFlag(),
+			confirmSelfFlag, exitModeFlag, stdinFlag("read the TEXT from stdin (a final newline is dropped)"), stdinArgsFlag("text"), jsonFlag(),
 		},
 		Action: payloadAction(env, func(x *call) error {
 			text := strings.Join(x.payload, " ")
-			if x.Bool("stdin") && len(x.payload) == 0 {
+			if t, ok, err := x.inputString("text"); err != nil {
+				return err
+			} else if ok && len(x.payload) == 0 {
+				text = t
+			} else if ok {
+				return tmxerr.New(tmxerr.Usage, "a text in --stdin-args and a TEXT after -- exclude each other", "choose one")
+			} else if x.Bool("stdin") && len(x.payload) == 0 {
 				var err error
 				if text, err = readStdinLine(x.env.In); err != nil {
 					return err
@@ -173,15 +191,23 @@ func pasteCmd(env *Env) *cli.Command {
 		Flags: []cli.Flag{
 			&cli.BoolFlag{Name: "no-bracket", Usage: "paste without bracketed-paste markers"},
 			&cli.BoolFlag{Name: "enter", Usage: "press Enter after the paste"},
-			confirmSelfFlag, exitModeFlag, jsonFlag(),
+			confirmSelfFlag, exitModeFlag, stdinArgsFlag("text"), jsonFlag(),
 		},
 		Action: action(env, func(x *call) error {
 			if err := exactArgs(x.Context, x.args, 1, "one TARGET (text on stdin)"); err != nil {
 				return err
 			}
-			text, err := readStdin(x.env.In)
+			text, ok, err := x.inputString("text")
 			if err != nil {
 				return err
+			}
+			switch {
+			case !ok && x.stdin != nil:
+				return tmxerr.New(tmxerr.Usage, "--stdin-args holds no text to paste", `give {"text": "..."}`)
+			case !ok:
+				if text, err = readStdin(x.env.In); err != nil {
+					return err
+				}
 			}
 			cl, snap, p, err := inputTarget(x)
 			if err != nil {

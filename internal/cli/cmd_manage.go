@@ -549,7 +549,7 @@ func respawnCmd(env *Env) *cli.Command {
 }
 
 var (
-	envFlag      = &cli.StringSliceFlag{Name: "env", Usage: "set `NAME=VALUE` in the new pane's environment (repeatable)"}
+	envFlag      = &cli.StringSliceFlag{Name: "env", KeepSpace: true, Usage: "set `NAME=VALUE` in the new pane's environment (repeatable)"}
 	suppressFlag = &cli.BoolFlag{Name: "suppress-persistent-history", Usage: "ask the new shell to write no history file (bash, zsh, fish; best effort)"}
 )
 
@@ -603,16 +603,24 @@ func clearCmd(env *Env) *cli.Command {
 	}
 }
 
-// sendBatch is tmx send --batch: a JSON array of {target, keys} on stdin.
+// sendBatch is tmx send --batch: a JSON array of {target, keys} on stdin,
+// or under "entries" in the --stdin-args document.
 func sendBatch(x *call) error {
-	text, err := readStdin(x.env.In)
-	if err != nil {
-		return err
+	var text string
+	if raw, ok := x.inputRaw("entries"); ok {
+		text = string(raw)
+	} else if x.stdin != nil {
+		return tmxerr.New(tmxerr.Usage, "--stdin-args holds no entries", `give {"entries": [{"target": ..., "keys": [...]}]}`)
+	} else {
+		var err error
+		if text, err = readStdin(x.env.In); err != nil {
+			return err
+		}
 	}
 	var ops []client.KeyOp
 	dec := json.NewDecoder(strings.NewReader(text))
 	dec.DisallowUnknownFields()
-	err = dec.Decode(&ops)
+	err := dec.Decode(&ops)
 	if err == nil && dec.More() {
 		err = errors.New("text after the array")
 	}

@@ -11,7 +11,6 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/tmx-sh/tmx/internal/catalog"
-	"github.com/tmx-sh/tmx/internal/mcp"
 	"github.com/tmx-sh/tmx/tmxerr"
 )
 
@@ -93,7 +92,7 @@ func capabilitiesCmd(env *Env) *cli.Command {
 			if err := exactArgs(x.Context, x.args, 0, "no arguments"); err != nil {
 				return err
 			}
-			st, err := mcp.Startup(mcp.StartupOptions{
+			d, err := catalog.Decide(catalog.DecideOptions{
 				SocketName: globalString(x.Context, "socket-name"), SocketPath: globalString(x.Context, "socket-path"),
 				Environ: env.Environ, Warn: env.Err, Version: Version,
 			})
@@ -101,7 +100,7 @@ func capabilitiesCmd(env *Env) *cli.Command {
 				return err
 			}
 			if x.json {
-				_, err := x.env.Out.Write(st.Config.Capabilities)
+				_, err := x.env.Out.Write(d.Capabilities)
 				return err
 			}
 			var doc struct {
@@ -111,11 +110,11 @@ func capabilitiesCmd(env *Env) *cli.Command {
 				Socket           json.RawMessage `json:"socket"`
 				ConfigProvenance string          `json:"config_provenance"`
 			}
-			json.Unmarshal(st.Config.Capabilities, &doc)
-			fmt.Fprintf(x.env.Out, "surface: %s (%s)\n\n", st.Config.Surface, doc.Selection.Reason)
+			json.Unmarshal(d.Capabilities, &doc)
+			fmt.Fprintf(x.env.Out, "surface: %s (%s)\n\n", d.Surface, doc.Selection.Reason)
 			t := &table{tty: x.env.StdoutTTY, header: []string{"TOOL", "TOOLSET", "OFFERED", "REACH", "EFFECTS", "OUTPUT"}}
 			for _, tool := range catalog.All() {
-				offered := st.Config.Surface.Has(tool.Name)
+				offered := d.Surface.Has(tool.Name)
 				if !offered && !x.Bool("all") {
 					continue
 				}

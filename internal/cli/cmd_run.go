@@ -32,8 +32,9 @@ func runCmd(env *Env) *cli.Command {
 			"running another program is refused before anything is typed.\n\n" +
 			"Completion comes from tmux itself (a wait-for channel signalled by an exit trap), never from\n" +
 			"watching the screen. The command text reaches the shell through a private tmux buffer, so it\n" +
-			"never passes through the line editor or into shell history. --stdin reads it from stdin (so it\n" +
-			"does not show in ps). The wait is bounded: 30 s by default, at most TMX_WAIT_MAX_SECONDS (120).\n" +
+			"never passes through the line editor or into shell history. --stdin reads it from stdin, and\n" +
+			"--stdin-args from {\"command\": ...}, so that it does not show in ps. The wait is bounded:\n" +
+			"30 s by default, at most TMX_WAIT_MAX_SECONDS (120).\n" +
 			"When tmx gives up waiting it exits 125 and says so: the command may still be running, so look\n" +
 			"at the pane before retrying. Its result then carries resume, a token: tmx run --resume TOKEN\n" +
 			"waits for that run again and returns its output and exit status as if it had not timed out.\n" +
@@ -48,6 +49,7 @@ func runCmd(env *Env) *cli.Command {
 			timeoutFlag,
 			&cli.BoolFlag{Name: "suppress-history", Usage: "accepted for compatibility: nothing tmx types enters the shell's history anyway"},
 			stdinFlag("read COMMAND from stdin instead of the arguments"),
+			stdinArgsFlag("command"),
 			&cli.StringFlag{Name: "resume", Usage: "wait again for the run a timed-out result's `TOKEN` (resume) names, instead of running a command"},
 			linesFlag, maxBytesFlag, jsonFlag(),
 		},
@@ -60,6 +62,14 @@ func runCmd(env *Env) *cli.Command {
 					WithHint("put the command after --: tmx run TARGET -- COMMAND")
 			}
 			command := strings.Join(x.payload, " ")
+			if c, ok, err := x.inputString("command"); err != nil {
+				return err
+			} else if ok {
+				if len(x.payload) > 0 {
+					return tmxerr.New(tmxerr.Usage, "a command in --stdin-args and a COMMAND after -- exclude each other", "choose one")
+				}
+				command = c
+			}
 			if x.Bool("stdin") {
 				if len(x.payload) > 0 {
 					return tmxerr.New(tmxerr.Usage, "--stdin and a COMMAND after -- exclude each other", "choose one")
@@ -120,8 +130,8 @@ func runOptions(x *call, cl *client.Client) client.RunOptions {
 // resumeRun is tmx run --resume TOKEN: it waits again for a run that
 // timed out while its command still ran.
 func resumeRun(x *call) error {
-	if len(x.args) > 0 || len(x.payload) > 0 || x.Bool("stdin") || x.Bool("suppress-history") {
-		return tmxerr.New(tmxerr.Usage, "--resume takes no TARGET, COMMAND, --stdin or --suppress-history",
+	if len(x.args) > 0 || len(x.payload) > 0 || x.Bool("stdin") || x.stdin != nil || x.Bool("suppress-history") {
+		return tmxerr.New(tmxerr.Usage, "--resume takes no TARGET, COMMAND, --stdin, --stdin-args or --suppress-history",
 			"the token names the pane and the run: tmx run --resume TOKEN")
 	}
 	cl, snap, err := x.snapshot()

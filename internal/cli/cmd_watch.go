@@ -157,19 +157,30 @@ func waitCmd(env *Env) *cli.Command {
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "text", Usage: "wait for this plain `TEXT`"},
 			&cli.StringFlag{Name: "regex", Usage: "wait for a match of this RE2 `PATTERN`"},
-			&cli.StringSliceFlag{Name: "stop", Usage: "end the wait early when this plain `TEXT` appears (repeatable)"},
+			&cli.StringSliceFlag{Name: "stop", KeepSpace: true, Usage: "end the wait early when this plain `TEXT` appears (repeatable)"},
 			&cli.BoolFlag{Name: "new-only", Usage: "ignore matches already on screen; wait for new output"},
 			&cli.StringFlag{Name: "cursor", Usage: "treat what the pane printed after this since `CURSOR` as new, even if on screen already"},
 			stdinFlag("read the TEXT to wait for from stdin (a final newline is dropped)"),
+			stdinArgsFlag("text", "regex", "stop"),
 			timeoutFlag, linesFlag, maxBytesFlag, jsonFlag(),
 		},
 		Action: action(env, func(x *call) error {
-			text, pattern := x.String("text"), x.String("regex")
+			text, _, err := x.inputString("text")
+			if err != nil {
+				return err
+			}
+			pattern, _, err := x.inputString("regex")
+			if err != nil {
+				return err
+			}
+			stops, _, err := x.inputStrings("stop")
+			if err != nil {
+				return err
+			}
 			if x.Bool("stdin") {
 				if text != "" {
 					return tmxerr.New(tmxerr.Usage, "--stdin and --text exclude each other", "choose one")
 				}
-				var err error
 				if text, err = readStdinLine(x.env.In); err != nil {
 					return err
 				}
@@ -188,7 +199,6 @@ func waitCmd(env *Env) *cli.Command {
 			}
 			var re *regexp.Regexp
 			if pattern != "" {
-				var err error
 				if re, err = client.CompileRegex(pattern, false); err != nil {
 					return err
 				}
@@ -205,7 +215,7 @@ func waitCmd(env *Env) *cli.Command {
 			timeout := l.Timeout(x.Float64("timeout"))
 			stop := x.progress("waiting for "+r.Pane.PaneID, timeout)
 			res, err := cl.WaitText(x.ctx(), snap.Server, r.Pane, client.WaitOptions{
-				Text: text, Regex: re, Stop: x.StringSlice("stop"), NewOnly: x.Bool("new-only"), Cursor: x.String("cursor"), Timeout: timeout,
+				Text: text, Regex: re, Stop: stops, NewOnly: x.Bool("new-only"), Cursor: x.String("cursor"), Timeout: timeout,
 				MaxLines: l.Lines(x.Int("lines")), MaxBytes: l.Bytes(x.Int("max-bytes")), Key: key,
 				AllowPolling: cl.Getenv("TMX_ALLOW_POLLING_FALLBACK") == "1",
 			})
@@ -325,10 +335,18 @@ func searchCmd(env *Env) *cli.Command {
 			&cli.IntFlag{Name: "lines", Usage: "read each pane's newest `N` lines", DefaultText: "TMX_MAX_LINES, 500; also the ceiling"},
 			&cli.IntFlag{Name: "max-panes", Value: 64, Usage: "read at most `N` panes (256 at most)"},
 			&cli.IntFlag{Name: "max-matches", Value: 100, Usage: "return at most `N` matches (1000 at most)"},
-			maxBytesFlag, jsonFlag(),
+			stdinArgsFlag("pattern"), maxBytesFlag, jsonFlag(),
 		},
 		Action: action(env, func(x *call) error {
 			args := x.args // tmx search -- -PATTERN [TARGET] works too
+			if p, ok, err := x.inputString("pattern"); err != nil {
+				return err
+			} else if ok {
+				if len(args) > 1 {
+					return tmxerr.New(tmxerr.Usage, "with the pattern in --stdin-args, search takes at most one TARGET", "usage: tmx search --stdin-args [TARGET] < pattern.json")
+				}
+				args = append([]string{p}, args...)
+			}
 			if len(args) < 1 || len(args) > 2 {
 				return tmxerr.New(tmxerr.Usage, "search takes a PATTERN and at most one TARGET", "usage: tmx search PATTERN [TARGET]; a pattern that starts with - goes after --")
 			}

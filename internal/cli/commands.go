@@ -44,7 +44,9 @@ type call struct {
 	json    bool
 	args    []string
 	payload []string
-	cl      *client.Client
+	// stdin is the --stdin-args document (nil without the flag).
+	stdin stdinDoc
+	cl    *client.Client
 }
 
 // action wraps fn for a command without a payload: arguments after "--"
@@ -58,6 +60,9 @@ func action(env *Env, fn func(x *call) error) cli.ActionFunc {
 		}
 		x := &call{Context: c, env: env, json: isJSON(c), args: append(args, payload...)}
 		if err := checkPositive(x); err != nil {
+			return err
+		}
+		if err := x.readStdinArgs(); err != nil {
 			return err
 		}
 		return fn(x)
@@ -74,6 +79,9 @@ func payloadAction(env *Env, fn func(x *call) error) cli.ActionFunc {
 		}
 		x := &call{Context: c, env: env, json: isJSON(c), args: args, payload: payload}
 		if err := checkPositive(x); err != nil {
+			return err
+		}
+		if err := x.readStdinArgs(); err != nil {
 			return err
 		}
 		return fn(x)

@@ -39,9 +39,10 @@ func fuzzServer(f *testing.F) *Server {
 //   - an argv whose first element is a tmx command, holding "--json", no
 //     NUL byte (exec refuses one) and no element longer than a string
 //     argument plus a flag name;
-//   - an argv that does not depend on payload arguments, which travel on
-//     stdin only; an empty stdin when no payload was given, else one from
-//     which the CLI reads back exactly the payload that was checked;
+//   - an argv that does not depend on stdin arguments (payloads, patterns,
+//     regexes), which travel on stdin only; an empty stdin when none was
+//     given, else one JSON object from which the CLI reads back exactly
+//     the values that were checked;
 //   - no flag out of a caller's string: a value starting with "-" reaches
 //     the argv only inside a --flag=value, as a target given the "="
 //     prefix, or after "--".
@@ -141,28 +142,30 @@ func checkCall(t *testing.T, s *Server, tool *catalog.Tool, obj map[string]any, 
 		}
 	}
 
-	// Payloads go to stdin only, and the CLI reads back from stdin
-	// exactly the payload that was validated.
-	var payload *catalog.Param
+	// Stdin arguments (payloads, patterns, regexes) go to stdin only, in
+	// one JSON object, and the CLI reads back from it exactly the values
+	// that were validated.
 	swapped := map[string]any{}
 	for k, v := range obj {
 		swapped[k] = v
 	}
-	for i, p := range tool.Params {
-		if v, ok := obj[p.Name]; ok && p.Payload {
-			if payload != nil {
-				t.Fatalf("%s: two payloads, %s and %s, share stdin", where(), payload.Name, p.Name)
-			}
-			payload = &tool.Params[i]
+	want := map[string]any{}
+	for _, p := range tool.Params {
+		if v, ok := obj[p.Name]; ok && p.Stdin != "" {
+			want[p.Stdin] = v
 			swapped[p.Name] = mapStrings(v, func(string) string { return "payload" })
 		}
 	}
 	switch {
-	case payload == nil && stdin != "":
-		t.Fatalf("%s: stdin %q without a payload argument", where(), stdin)
-	case payload != nil:
-		if got, want := readStdin(t, *payload, stdin), obj[payload.Name]; !reflect.DeepEqual(got, want) {
-			t.Fatalf("%s: the CLI reads %s back from stdin %q as %#v, not %#v", where(), payload.Name, stdin, got, want)
+	case len(want) == 0 && stdin != "":
+		t.Fatalf("%s: stdin %q without a stdin argument", where(), stdin)
+	case len(want) > 0:
+		var got map[string]any
+		if err := json.Unmarshal([]byte(stdin), &got); err != nil || !reflect.DeepEqual(got, want) {
+			t.Fatalf("%s: the CLI reads back from stdin %q %#v (%v), not %#v", where(), stdin, got, err, want)
+		}
+		if !slices.Contains(argv, "--"+catalog.StdinArgs) {
+			t.Fatalf("%s: argv %q does not tell the CLI to read stdin", where(), argv)
 		}
 	}
 	if argv3, _ := buildFrom(t, tool, swapped); !slices.Equal(argv, argv3) {
@@ -172,7 +175,7 @@ func checkCall(t *testing.T, s *Server, tool *catalog.Tool, obj map[string]any, 
 	// No flag from a caller's string: give every string that starts with
 	// "-" another first byte, and see which argv elements change.
 	for _, p := range tool.Params {
-		if v, ok := swapped[p.Name]; ok && !p.Payload {
+		if v, ok := swapped[p.Name]; ok && p.Stdin == "" {
 			swapped[p.Name] = mapStrings(v, func(s string) string {
 				if strings.HasPrefix(s, "-") {
 					return "Z" + s[1:]
@@ -193,33 +196,6 @@ func checkCall(t *testing.T, s *Server, tool *catalog.Tool, obj map[string]any, 
 			t.Fatalf("%s: argv %q: element %d, %q, is a caller's value the CLI would read as a flag", where(), argv, i, a)
 		}
 	}
-}
-
-// readStdin reads a payload back from stdin as the CLI does: a string as
-// it is, key names one per line (blank lines and a CR before the newline
-// dropped), batch operations as JSON.
-func readStdin(t *testing.T, p catalog.Param, stdin string) any {
-	t.Helper()
-	switch p.Type {
-	case "string":
-		return stdin
-	case "array":
-		out := []any{}
-		for _, k := range strings.Split(stdin, "\n") {
-			if k = strings.TrimSuffix(k, "\r"); k != "" {
-				out = append(out, k)
-			}
-		}
-		return out
-	case "object-array":
-		var v any
-		if err := json.Unmarshal([]byte(stdin), &v); err != nil {
-			t.Fatalf("%s on stdin is not JSON: %v", p.Name, err)
-		}
-		return v
-	}
-	t.Fatalf("payload %s has type %s: teach readStdin how the CLI reads it", p.Name, p.Type)
-	return nil
 }
 
 // buildFrom builds tool's argv from a decoded arguments object.

@@ -19,9 +19,10 @@ import (
 
 // The tmx child gets the arguments that were checked, from tools/call to
 // its argv and stdin: a repeated key is read as checked (its last value),
-// a channel is never read as a flag, and a NUL byte bound for the argv or a
-// key name with a line break is refused before anything runs. The child
-// is a script that records its argv and stdin.
+// a channel is never read as a flag, a NUL byte bound for the argv is
+// refused before anything runs, and payloads, patterns and regexes reach
+// it only in the --stdin-args document, exactly. The child is a script
+// that records its argv and stdin.
 func TestCheckedArgumentsReachTheCLI(t *testing.T) {
 	dir := t.TempDir()
 	rec := filepath.Join(dir, "argv")
@@ -68,18 +69,22 @@ func TestCheckedArgumentsReachTheCLI(t *testing.T) {
 		stdin      string
 	}{
 		{"capture_pane", `{"target":"%1","target":"%2"}`, []string{"capture", "--json", "%2"}, ""},
-		{"rename_window", `{"target":"%1","name":7,"name":"second"}`, []string{"rename", "--json", "--level", "window", "--", "%1", "second"}, ""},
+		{"rename_window", `{"target":"%1","name":7,"name":"second"}`, []string{"rename", "--json", "--level=window", "%1", "--", "second"}, ""},
 		{"rename_window", `{"target":"%1","name":"first","name":7}`, nil, ""},
 		{"signal_channel", `{"channel":"-x"}`, []string{"signal-channel", "--json", "--", "-x"}, ""},
 		{"wait_for_channel", `{"channel":"--help"}`, []string{"wait-for", "--json", "--", "--help"}, ""},
-		{"wait_for_text", `{"target":"%1","text":"ok","cursor":"c2.abc"}`, []string{"wait", "--json", "--stdin", "--cursor=c2.abc", "%1"}, "ok"},
+		{"wait_for_text", `{"target":"%1","text":"ok","cursor":"c2.abc"}`, []string{"wait", "--json", "--cursor=c2.abc", "--stdin-args", "%1"}, `{"text":"ok"}`},
+		{"wait_for_text", `{"target":"%1","regex":"^a,b$","stop":["x, y","--help"]}`, []string{"wait", "--json", "--stdin-args", "%1"}, `{"regex":"^a,b$","stop":["x, y","--help"]}`},
+		{"search_panes", `{"pattern":"secret-ish"}`, []string{"search", "--json", "--stdin-args"}, `{"pattern":"secret-ish"}`},
 		{"list_panes", `{"target":"%1\u0000"}`, nil, ""},
 		{"get_tmux_variables", `{"target":"%1","names":["pane_id\u0000"]}`, nil, ""},
 		{"create_session", `{"environment":{"A":"x\u0000y"}}`, nil, ""},
-		{"send_keys", `{"target":"%1","keys":["Enter\nC-c"]}`, nil, ""},
-		{"send_keys", `{"target":"%1","keys":["C-c",""]}`, nil, ""},
-		{"send_keys", `{"target":"%1","keys":["C-c","Enter"]}`, []string{"send", "--json", "--stdin", "%1"}, "C-c\nEnter"},
-		{"paste_text", `{"target":"%1","text":"a\u0000b"}`, []string{"paste", "--json", "%1"}, "a\x00b"},
+		{"wait_for_text", `{"target":"%1","regex":"a\u0000"}`, nil, ""},
+		// Keys travel as a JSON array: a name holding a line break stays
+		// one name, which the CLI refuses as no key.
+		{"send_keys", `{"target":"%1","keys":["Enter\nC-c"]}`, []string{"send", "--json", "--stdin-args", "%1"}, `{"keys":["Enter\nC-c"]}`},
+		{"send_keys", `{"target":"%1","keys":["C-c","Enter"]}`, []string{"send", "--json", "--stdin-args", "%1"}, `{"keys":["C-c","Enter"]}`},
+		{"paste_text", `{"target":"%1","text":"a\u0000b"}`, []string{"paste", "--json", "--stdin-args", "%1"}, `{"text":"a\u0000b"}`},
 	} {
 		os.Remove(rec)
 		os.Remove(rec + ".stdin")

@@ -15,6 +15,7 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/tmx-sh/tmx/internal/catalog"
+	"github.com/tmx-sh/tmx/internal/catalog/toolschema"
 	"github.com/tmx-sh/tmx/internal/tmuxtest"
 	"github.com/tmx-sh/tmx/tmxerr"
 )
@@ -85,7 +86,7 @@ func (f badFixture) settled(t *testing.T) string {
 // timeout_seconds, so that a wait that slipped through would not block. A
 // teardown tool's target does not exist, as a second guard.
 func (f badFixture) baseline(tool *catalog.Tool) map[string]any {
-	in := tool.InputSchema()
+	in := toolschema.InputSchema(tool)
 	out := map[string]any{}
 	for _, name := range in.Required {
 		out[name] = f.plausible(name, in.Properties[name])
@@ -210,7 +211,7 @@ func observeOnly(tool *catalog.Tool) bool {
 
 // badCases returns every bad call for tool.
 func (f badFixture) badCases(tool *catalog.Tool) []badCase {
-	in := tool.InputSchema()
+	in := toolschema.InputSchema(tool)
 	base := f.baseline(tool)
 	var cases []badCase
 	add := func(label string, args map[string]any, want badWant, names string) {

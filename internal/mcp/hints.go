@@ -28,23 +28,50 @@ var mcpHints = map[tmxerr.Code]string{
 	tmxerr.PaneExited:           "to see a short command's output and status, create the session without a command and call run_shell_command in it",
 }
 
-// cliCommandTools name the tool that does what a CLI command in a hint
-// does, longest command first where one is the prefix of another.
-var cliCommandTools = []struct{ command, tool string }{
-	{"tmx type", "paste_text (text) or send_keys (key names)"},
-	{"tmx paste", "paste_text"},
-	{"tmx send", "send_keys"},
-	{"tmx show", "get_pane_info"},
-	{"tmx ls", "list_panes"},
-	{"tmx new-window", "create_window"},
-	{"tmx new", "create_session"},
-	{"tmx split", "split_window"},
-	{"tmx capture", "capture_pane"},
-	{"tmx since", "capture_since"},
-	{"tmx respawn", "respawn_pane"},
-	{"tmx kill", "kill_pane, kill_window or kill_session"},
-	{"tmx run", "run_shell_command"},
+// cliCommand is a tmx command a CLI hint may name, the tools that run it,
+// and how a model does the same: those tools or, for a command no tool
+// runs, the tools that do its work, each with its payload argument.
+type cliCommand struct {
+	command string
+	tools   []string
+	use     string
 }
+
+// cliCommands are every tmx command the catalog knows, longest first,
+// derived from it (catalog.Commands, catalog.ToolsFor).
+var cliCommands = sync.OnceValue(func() []cliCommand {
+	var out []cliCommand
+	for _, c := range catalog.Commands() {
+		cc := cliCommand{command: "tmx " + c}
+		_, other := catalog.OtherCommands[c]
+		var names []string
+		for _, t := range catalog.ToolsFor(c) {
+			if !other {
+				cc.tools = append(cc.tools, t.Name)
+			}
+			n := t.Name
+			if p := t.Payload(); other && p != "" {
+				n += " (" + p + ")"
+			}
+			names = append(names, n)
+		}
+		switch len(names) {
+		case 0:
+		case 1:
+			cc.use = names[0]
+		default:
+			cc.use = strings.Join(names[:len(names)-1], ", ") + " or " + names[len(names)-1]
+		}
+		out = append(out, cc)
+		// A command group alone ("tmx options") stands for its command.
+		if group, _, ok := strings.Cut(c, " "); ok && !slices.ContainsFunc(out, func(o cliCommand) bool { return o.command == "tmx "+group }) {
+			g := cc
+			g.command = "tmx " + group
+			out = append(out, g)
+		}
+	}
+	return out
+})
 
 // mcpHint returns the recovery in terms of tools: the hint for code, else
 // the CLI's hint with its flags renamed to tool's arguments, or, when it
@@ -68,37 +95,27 @@ func mcpHint(code tmxerr.Code, cliHint string, tool *catalog.Tool) string {
 
 // mcpClause puts one clause of a CLI hint in tools' terms (see mcpHint).
 func mcpClause(clause string, tool *catalog.Tool) string {
-	for _, c := range cliCommandTools {
-		if strings.Contains(clause, c.command+" ") || strings.HasSuffix(clause, c.command) {
-			if c.tool == tool.Name {
-				break // the hint shows the usage of the tool called
-			}
-			return "use " + c.tool
+	for _, c := range cliCommands() {
+		if !strings.Contains(clause, c.command+" ") && !strings.HasSuffix(clause, c.command) {
+			continue
 		}
-	}
-	if cliCommandRE().MatchString(clause) {
-		return "check the arguments: " + takes(tool)
+		if c.use == "" || slices.Contains(c.tools, tool.Name) {
+			// A command only the CLI has, or the usage of the tool
+			// called: the arguments are what to check.
+			return "check the arguments: " + takes(tool)
+		}
+		return "use " + c.use
 	}
 	return mcpText(clause, tool)
 }
 
-// cliCommandRE matches a tmx command line in a hint.
-var cliCommandRE = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`\btmx (ls|info|show|capture|since|snapshot|search|wait|wait-for|signal-channel|vars|options|env|hooks|find-pane|rename|select|layout|resize|move-window|swap-pane|title|mouse|history-limit|new|new-window|split|respawn|run|send|type|paste|sync|signal|clear|kill|status|doctor|capabilities|completion|help|version)\b`)
-})
-
 // flagRE matches a CLI flag in a message.
 var flagRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`--[a-z][a-z-]*`) })
 
-// flagArguments are the CLI flags whose tool argument is not the flag's
-// name with _ for -.
-var flagArguments = map[string]string{
-	"--timeout": "timeout_seconds", "--lines": "max_lines", "--dir": "start_directory",
-	"--kill": "confirm", "--env": "environment", "--stdin": "", "--batch": "operations",
-}
-
-// mcpText renames the CLI flags in a message to tool's arguments, where
-// tool takes one by that name.
+// mcpText renames the CLI flags in a message to tool's arguments: the
+// argument the catalog routes through that flag (catalog.ArgumentFor),
+// else one named like the flag with _ for -. A flag tool has no argument
+// for is left as it is.
 func mcpText(s string, tool *catalog.Tool) string {
 	if !strings.Contains(s, "--") {
 		return s
@@ -108,11 +125,10 @@ func mcpText(s string, tool *catalog.Tool) string {
 		has[p.Name] = true
 	}
 	return flagRE().ReplaceAllStringFunc(s, func(flag string) string {
-		arg, ok := flagArguments[flag]
-		if !ok {
-			arg = strings.ReplaceAll(strings.TrimPrefix(flag, "--"), "-", "_")
+		if arg, ok := tool.ArgumentFor(flag); ok {
+			return arg
 		}
-		if has[arg] {
+		if arg := strings.ReplaceAll(strings.TrimPrefix(flag, "--"), "-", "_"); has[arg] {
 			return arg
 		}
 		return flag

@@ -26,6 +26,11 @@ func TestHintsSpeakTools(t *testing.T) {
 		{"wait_for_text", "--timeout must be positive", "timeout_seconds must be positive"},
 		{"capture_pane", "--lines must be positive", "max_lines must be positive"},
 		{"capture_pane", "--frobnicate is unknown", "--frobnicate is unknown"}, // no such argument: left alone
+		{"respawn_pane", "add --kill to end it", "add confirm to end it"},
+		{"paste_text", "--no-bracket pastes raw", "bracketed: false pastes raw"},
+		{"resize_pane", "--zoom and --unzoom exclude each other", "zoom: true and zoom: false exclude each other"},
+		{"wait_for_text", "--stop is empty", "stop is empty"},
+		{"create_session", "--env needs NAME=VALUE; --dir must exist", "environment needs NAME=VALUE; start_directory must exist"},
 	} {
 		if got := mcpText(c.message, tool(c.tool)); got != c.want {
 			t.Errorf("mcpText(%q, %s) = %q, want %q", c.message, c.tool, got, c.want)
@@ -37,9 +42,13 @@ func TestHintsSpeakTools(t *testing.T) {
 		hint string
 		want string
 	}{
-		{"send_keys", tmxerr.InvalidArgument, "send text with: tmx type TARGET -- TEXT", "use paste_text (text) or send_keys (key names)"},
-		{"send_keys", tmxerr.InvalidArgument, "tmux spells it C-c; keys look like Enter or C-c; send text with: tmx type TARGET -- TEXT", "tmux spells it C-c; keys look like Enter or C-c; use paste_text (text) or send_keys (key names)"},
-		{"list_panes", tmxerr.Usage, "show one pane with: tmx show %10", "use get_pane_info"},
+		{"send_keys", tmxerr.InvalidArgument, "send text with: tmx type TARGET -- TEXT", "use paste_text (text) or send_keys (keys)"},
+		{"send_keys", tmxerr.InvalidArgument, "tmux spells it C-c; keys look like Enter or C-c; send text with: tmx type TARGET -- TEXT", "tmux spells it C-c; keys look like Enter or C-c; use paste_text (text) or send_keys (keys)"},
+		{"list_panes", tmxerr.Usage, "show one pane with: tmx show %10", "use get_session_info, get_window_info or get_pane_info"},
+		{"capture_pane", tmxerr.Usage, "see the server with tmx status", "use get_server_info"},
+		{"list_panes", tmxerr.Usage, "tmx doctor says what it found", "check the arguments: list_panes takes target"},
+		{"create_window", tmxerr.InvalidArgument, "leave HISTFILE out; --suppress-persistent-history keeps the new shell's history out of files", "leave HISTFILE out; suppress_persistent_history keeps the new shell's history out of files"},
+		{"create_window", tmxerr.InvalidArgument, "leave ENV out of the environment; to set it anyway, export it from a command in the new pane: tmx run PANE -- 'export ENV=...'", "leave ENV out of the environment; use run_shell_command"},
 		{"wait_for_text", tmxerr.Usage, "e.g. tmx wait --text Ready %3", "check the arguments: wait_for_text takes target (required), text, regex, stop, new_only, cursor, timeout_seconds, max_lines, max_bytes"},
 		{"run_shell_command", tmxerr.Usage, "usage: tmx run [TARGET] -- COMMAND", "check the arguments: run_shell_command takes target, command, resume, timeout_seconds, max_lines, max_bytes, suppress_history"},
 		{"show_option", tmxerr.Usage, "name a session, window or pane, or use --global", "name a session, window or pane, or use global"},

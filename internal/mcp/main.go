@@ -15,7 +15,6 @@ import (
 	"github.com/tmx-sh/tmx/client"
 	"github.com/tmx-sh/tmx/docs"
 	"github.com/tmx-sh/tmx/internal/catalog"
-	"github.com/tmx-sh/tmx/internal/result"
 	"github.com/tmx-sh/tmx/tmxerr"
 )
 
@@ -140,65 +139,27 @@ type Started struct {
 	getenv   func(string) string
 }
 
-// Startup makes every decision that is frozen for the process: the socket,
-// whether a server already runs on it (by connecting to the socket, without
-// sending a tmux command), the tool surface, the limits, the tmx binary,
-// and the tmux://capabilities document.
+// Startup makes every decision that is frozen for the process: the
+// socket, the tool surface, the limits and the tmux://capabilities
+// document (catalog.Decide, which `tmx capabilities` shares), then the
+// cursor key, the call deadline and the tmx binary.
 func Startup(o StartupOptions) (*Started, error) {
+	d, err := catalog.Decide(catalog.DecideOptions{SocketName: o.SocketName, SocketPath: o.SocketPath, Environ: o.Environ, Warn: o.Warn, Version: o.Version})
+	if err != nil {
+		return nil, err
+	}
 	environ := o.Environ
 	if environ == nil {
 		environ = os.Environ()
 	}
-	m := map[string]string{}
-	for _, kv := range environ {
-		if k, v, ok := strings.Cut(kv, "="); ok {
-			m[k] = v
-		}
-	}
-	getenv := func(k string) string { return m[k] }
-	lookup := func(k string) (string, bool) { v, ok := m[k]; return v, ok }
-
-	sock, err := client.SelectSocket(client.Options{SocketName: o.SocketName, SocketPath: o.SocketPath, Environ: environ})
-	if err != nil {
-		return nil, err
-	}
-	live := sock.Live(getenv)
-	surface, err := catalog.Select(lookup, sock.Source == "default" && !live)
-	if err != nil {
-		return nil, err
-	}
-	limits := client.LimitsFromEnv(getenv, o.Warn)
-
 	// A fresh cursor key per process: cursors of another tmx-mcp process,
 	// or of this one before a restart, are refused as expired.
 	env := append(append([]string{}, environ...), client.CursorKeyEnv+"="+client.NewCursorKey().String())
-	cfg := Config{Surface: surface, Limits: limits, Version: o.Version, Env: env, GlobalArgs: sock.Args(),
-		CallDeadline: callDeadline(getenv, o.Warn)}
-	cli, cliErr := findCLI(getenv)
+	cfg := Config{Surface: d.Surface, Limits: d.Limits, Version: o.Version, Env: env, GlobalArgs: d.Socket.Args(),
+		CallDeadline: callDeadline(d.Getenv, o.Warn), Capabilities: d.Capabilities}
+	cli, cliErr := findCLI(d.Getenv)
 	cfg.CLI = cli
-
-	provenance := "unknown"
-	if !live {
-		provenance = "tmx-minimal"
-		if p := getenv("TMX_TMUX_CONFIG"); p != "" {
-			provenance = "tmx-config"
-		}
-	}
-	rows := []catalog.Capability{}
-	for _, t := range surface.Tools {
-		rows = append(rows, t.Capability())
-	}
-	doc := capabilitiesDoc{
-		Server: implementation{Name: "tmx-mcp", Title: "tmx", Version: o.Version},
-		Socket: sock, SocketPath: sock.PathIn(getenv), ServerRunningAtStart: live,
-		ConfigProvenance: provenance, Selection: surface, Tools: surface.Names(),
-		Limits: result.LimitsOf(limits), PollingFallback: getenv("TMX_ALLOW_POLLING_FALLBACK") == "1",
-		Rows: rows, Boundaries: boundaries,
-	}
-	if cfg.Capabilities, err = result.Marshal(doc); err != nil {
-		return nil, err
-	}
-	return &Started{Config: cfg, CLIError: cliErr, getenv: getenv}, nil
+	return &Started{Config: cfg, CLIError: cliErr, getenv: d.Getenv}, nil
 }
 
 // DefaultCallDeadline bounds a tool call that does not wait.
@@ -222,29 +183,6 @@ func callDeadline(getenv func(string) string, warn io.Writer) time.Duration {
 		return DefaultCallDeadline
 	}
 	return time.Duration(n) * time.Second
-}
-
-// boundaries state what the surface does not bound (ADR CM-7).
-var boundaries = []string{
-	"The socket limits which tmux objects tools can name; it is not a sandbox: pane commands run with the user's authority.",
-	"Toolsets choose which tools are offered and callable; they are not authorization, and an execute tool can type what a hidden tool would have done.",
-	"MCP annotations are consent hints, set to the conservative values because tmux aliases and hooks can turn any call into anything.",
-	"The self-kill guard protects only direct kill, respawn and input tools, not equivalent commands typed into a pane.",
-	"Audit redaction applies to the audit record only; history suppression is best effort.",
-}
-
-type capabilitiesDoc struct {
-	Server               implementation       `json:"server"`
-	Socket               client.Socket        `json:"socket"`
-	SocketPath           string               `json:"socket_path"`
-	ServerRunningAtStart bool                 `json:"server_running_at_start"`
-	ConfigProvenance     string               `json:"config_provenance"`
-	Selection            *catalog.Surface     `json:"selection"`
-	Tools                []string             `json:"tools"`
-	Limits               result.Limits        `json:"limits"`
-	PollingFallback      bool                 `json:"polling_fallback"`
-	Rows                 []catalog.Capability `json:"rows"`
-	Boundaries           []string             `json:"boundaries"`
 }
 
 // findCLI finds the tmx binary: TMX_MCP_CLI, else beside tmx-mcp, else on

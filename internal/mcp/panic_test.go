@@ -19,7 +19,7 @@ func TestPanicInCallIsThatCallsError(t *testing.T) {
 	boom := &catalog.Tool{
 		Name: "boom", Title: "Boom", Toolset: catalog.Inspect, Summary: "panics", Output: result.Version{},
 		Reach: catalog.ReachNone, Effects: []catalog.Effect{catalog.Observe},
-		Argv: func(catalog.Args) ([]string, string, error) { panic("boom") },
+		Command: "version", Check: func(catalog.Args) error { panic("boom") },
 	}
 	srv, err := NewServer(Config{Surface: &catalog.Surface{Tools: []*catalog.Tool{boom}}, Limits: client.DefaultLimits(), CLI: "/nonexistent"})
 	if err != nil {

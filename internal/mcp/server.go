@@ -16,6 +16,7 @@ import (
 
 	"github.com/tmx-sh/tmx/client"
 	"github.com/tmx-sh/tmx/internal/catalog"
+	"github.com/tmx-sh/tmx/internal/catalog/toolschema"
 )
 
 // Config is everything a Server needs, decided once at startup.
@@ -122,7 +123,7 @@ func (s *Server) schema(t *catalog.Tool) (*jsonschema.Resolved, error) {
 	if rs, ok := s.schemas[t.Name]; ok {
 		return rs, nil
 	}
-	rs, err := t.InputSchema().Resolve(nil)
+	rs, err := toolschema.CheckSchema(t).Resolve(nil)
 	if err != nil {
 		return nil, fmt.Errorf("input schema of %s: %w", t.Name, err)
 	}
@@ -135,7 +136,7 @@ func (s *Server) schema(t *catalog.Tool) (*jsonschema.Resolved, error) {
 func ToolsList(surface *catalog.Surface) ([]json.RawMessage, error) {
 	out := []json.RawMessage{}
 	for _, t := range surface.Tools {
-		e, err := t.RawEntry()
+		e, err := toolschema.RawEntry(t)
 		if err != nil {
 			return nil, err
 		}

@@ -1,0 +1,125 @@
+package catalog
+
+import (
+	"io"
+	"os"
+	"strings"
+
+	"github.com/tmx-sh/tmx/client"
+	"github.com/tmx-sh/tmx/internal/result"
+)
+
+// DecideOptions are the inputs of [Decide].
+type DecideOptions struct {
+	// SocketName and SocketPath are the -L and -S flags, if given.
+	SocketName, SocketPath string
+	// Environ is the process environment (nil: os.Environ()).
+	Environ []string
+	// Warn receives warnings about bad TMX_* limits (nil: none).
+	Warn io.Writer
+	// Version is the server version the document names.
+	Version string
+}
+
+// Decision is what tmx-mcp freezes at startup and `tmx capabilities`
+// shows: the socket, whether a server already ran on it, the surface, the
+// limits, and the tmux://capabilities document.
+type Decision struct {
+	Socket client.Socket
+	// Live is whether a server answered on the socket (by connecting,
+	// without sending a tmux command).
+	Live    bool
+	Surface *Surface
+	Limits  client.Limits
+	// Capabilities is the tmux://capabilities document, as JSON.
+	Capabilities []byte
+	// Getenv reads Environ.
+	Getenv func(string) string
+}
+
+// Decide chooses the socket (-L/-S, else TMX_SOCKET_NAME or
+// TMX_SOCKET_PATH, else tmx's own), checks whether a server runs on it,
+// selects the surface ([Select]; teardown is on by default only when
+// tmx-mcp will start the dedicated server itself), reads the limits, and
+// writes the tmux://capabilities document: server, socket, provenance,
+// selection, tools, limits, every surface tool's row, and what the surface
+// does not bound. It sends no tmux command. Errors: those of
+// client.SelectSocket and [Select] (code usage).
+func Decide(o DecideOptions) (*Decision, error) {
+	environ := o.Environ
+	if environ == nil {
+		environ = os.Environ()
+	}
+	m := map[string]string{}
+	for _, kv := range environ {
+		if k, v, ok := strings.Cut(kv, "="); ok {
+			m[k] = v
+		}
+	}
+	getenv := func(k string) string { return m[k] }
+	lookup := func(k string) (string, bool) { v, ok := m[k]; return v, ok }
+
+	sock, err := client.SelectSocket(client.Options{SocketName: o.SocketName, SocketPath: o.SocketPath, Environ: environ})
+	if err != nil {
+		return nil, err
+	}
+	live := sock.Live(getenv)
+	surface, err := Select(lookup, sock.Source == "default" && !live)
+	if err != nil {
+		return nil, err
+	}
+	limits := client.LimitsFromEnv(getenv, o.Warn)
+
+	provenance := "unknown"
+	if !live {
+		provenance = "tmx-minimal"
+		if getenv("TMX_TMUX_CONFIG") != "" {
+			provenance = "tmx-config"
+		}
+	}
+	rows := []Capability{}
+	for _, t := range surface.Tools {
+		rows = append(rows, t.Capability())
+	}
+	doc := capabilitiesDoc{
+		Server: serverInfo{Name: "tmx-mcp", Title: "tmx", Version: o.Version},
+		Socket: sock, SocketPath: sock.PathIn(getenv), ServerRunningAtStart: live,
+		ConfigProvenance: provenance, Selection: surface, Tools: surface.Names(),
+		Limits: result.LimitsOf(limits), PollingFallback: getenv("TMX_ALLOW_POLLING_FALLBACK") == "1",
+		Rows: rows, Boundaries: Boundaries,
+	}
+	caps, err := result.Marshal(doc)
+	if err != nil {
+		return nil, err
+	}
+	return &Decision{Socket: sock, Live: live, Surface: surface, Limits: limits, Capabilities: caps, Getenv: getenv}, nil
+}
+
+// Boundaries state what the surface does not bound.
+var Boundaries = []string{
+	"The socket limits which tmux objects tools can name; it is not a sandbox: pane commands run with the user's authority.",
+	"Toolsets choose which tools are offered and callable; they are not authorization, and an execute tool can type what a hidden tool would have done.",
+	"MCP annotations are consent hints, set to the conservative values because tmux aliases and hooks can turn any call into anything.",
+	"The self-kill guard protects only direct kill, respawn and input tools, not equivalent commands typed into a pane.",
+	"Audit redaction applies to the audit record only; history suppression is best effort.",
+}
+
+type serverInfo struct {
+	Name    string `json:"name"`
+	Title   string `json:"title,omitempty"`
+	Version string `json:"version"`
+}
+
+type capabilitiesDoc struct {
+	Server               serverInfo    `json:"server"`
+	Socket               client.Socket `json:"socket"`
+	SocketPath           string        `json:"socket_path"`
+	ServerRunningAtStart bool          `json:"server_running_at_start"`
+	ConfigProvenance     string        `json:"config_provenance"`
+	Selection            *Surface      `json:"selection"`
+	Tools                []string      `json:"tools"`
+	Limits               result.Limits `json:"limits"`
+	PollingFallback      bool          `json:"polling_fallback"`
+	Rows                 []Capability  `json:"rows"`
+	Boundaries           []string      `json:"boundaries"`
+}
