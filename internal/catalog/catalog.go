@@ -409,7 +409,7 @@ func (t *Tool) Sentence() string {
 	case ReachNone:
 		return strings.ToUpper(effects[:1]) + effects[1:] + "; starts no process, sends no input."
 	case ReachConfiguredProcess:
-		reach = "Starts a configured program (the default shell, or the pane's own command) as the user"
+		reach = "Starts a configured program (a shell, or the pane's own command) as the user"
 	case ReachPaneInput:
 		reach = "Sends caller-chosen input to a pane's program, as the user"
 		if t.hasSink(SinkSignal) {

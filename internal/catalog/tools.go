@@ -1,6 +1,7 @@
 package catalog
 
 import (
+	"github.com/tmx-sh/tmx/client"
 	"github.com/tmx-sh/tmx/internal/result"
 	"github.com/tmx-sh/tmx/tmxerr"
 )
@@ -29,7 +30,7 @@ var (
 	pMaxBytes = Param{Name: "max_bytes", Type: "integer", Minimum: num(1), Sink: SinkBound, Flag: "max-bytes",
 		Description: "Default and ceiling: TMX_MAX_BYTES (128000)."}
 	pTimeout = Param{Name: "timeout_seconds", Type: "number", ExclusiveMinimum: num(0), Sink: SinkBound, Flag: "timeout",
-		Description: "Default 30; clamped to TMX_WAIT_MAX_SECONDS (120)."}
+		Description: "Default 30, at most TMX_WAIT_MAX_SECONDS (120)."}
 	pConfirm = Param{Name: "confirm", Type: "boolean", Sink: SinkBound, Flag: "confirm",
 		Description: "Must be true to close anything."}
 	pConfirmSelf = Param{Name: "confirm_self", Type: "boolean", Sink: SinkBound, Flag: "confirm-self",
@@ -37,9 +38,13 @@ var (
 	pStartDir = Param{Name: "start_directory", Type: "string", Sink: SinkTmuxFormat, Flag: "dir",
 		Description: "Absolute directory to start in."}
 	pEnvironment = Param{Name: "environment", Type: "string-map", Sink: SinkEnvironment, Flag: "env",
-		Description: "{\"NAME\": \"value\"}; names that run code (PROMPT_COMMAND, PS1, BASH_ENV, LD_*, ...) are refused."}
+		Description: "{\"NAME\": \"value\"}; names that run code (PS1, BASH_ENV, LD_*...) are refused."}
 	pSuppressHistory = Param{Name: "suppress_persistent_history", Type: "boolean", Sink: SinkBound, Flag: "suppress-persistent-history",
 		Description: "No shell history file (best effort)."}
+	pExitMode = Param{Name: "exit_mode", Type: "boolean", Sink: SinkBound, Flag: "exit-mode",
+		Description: "Leave copy mode first, not refuse."}
+	pShell = Param{Name: "shell", Type: "string", Enum: client.SupportedShells, Sink: SinkBound, Flag: "shell",
+		Description: "Instead of your default shell."}
 	pEnabled = Param{Name: "enabled", Type: "boolean", Required: true, Sink: SinkBound, Pos: 1, Words: map[string]string{"true": "on", "false": "off"},
 		Description: "On or off."}
 	pChannel = Param{Name: "channel", Type: "string", Required: true, Sink: SinkTmuxArgument, Pos: 1,
@@ -122,7 +127,7 @@ var tools = []Tool{
 	}.inspect(),
 	Tool{
 		Name: "capture_since", Title: "Capture new lines since a cursor", Command: "since",
-		Summary: "Returns the lines a pane finished since cursor, and the next cursor: following a log costs only its new lines. Omit cursor the first time, or when it is refused. continuous: false means history was cleared or overran and lines start afresh; current is the unfinished cursor line.",
+		Summary: "Returns the lines a pane finished since cursor, and the next cursor: following a log costs only its new lines. Omit cursor the first time, or when refused. continuous: false: history was cleared or overran, lines start afresh; current is the unfinished cursor line.",
 		Params: []Param{
 			target(true, aPane),
 			{Name: "cursor", Type: "string", Sink: SinkCursor, Flag: "cursor", Description: "The cursor the last call returned."},
@@ -150,7 +155,7 @@ var tools = []Tool{
 	}.inspect(),
 	Tool{
 		Name: "wait_for_text", Title: "Wait for text", Command: "wait",
-		Summary: "Waits until a pane shows text (or a regex match): for output you did not start, like a server coming up. Outcomes: matched, present_at_entry (already shown; see new_only), stopped, timed_out, pane_died, server_gone. Typed command lines count as shown text. After sending input, pass a cursor taken before it; for your own commands use run_shell_command.",
+		Summary: "Waits until a pane shows text (or a regex match), for output you did not start (a server coming up). Outcomes: matched, present_at_entry (already shown; see new_only), stopped, timed_out, pane_died, server_gone. Typed command lines count as text. After sending input, pass a cursor taken before it; for your own commands use run_shell_command.",
 		Params: []Param{
 			target(true, aPane),
 			{Name: "text", Type: "string", Payload: true, Sink: SinkPattern, Stdin: "text", Description: "Plain text; give text or regex."},
@@ -308,7 +313,7 @@ var tools = []Tool{
 	}.manage(),
 	Tool{
 		Name: "wait_for_channel", Title: "Wait for a channel", Command: "wait-for",
-		Summary: "Blocks until a tmux wait-for channel is signalled: append \"; tmux wait-for -S NAME\" to a command you send, then wait on NAME. An earlier signal ends it at once. A timed-out wait still takes the next signal: use a new name each time. Outcomes: signalled, timed_out, server_gone.",
+		Summary: "Blocks until a tmux wait-for channel is signalled (append \"; tmux wait-for -S NAME\" to a command you send). An earlier signal ends it at once; a timed-out wait still takes the next signal, so use a new name each time. Outcomes: signalled, timed_out, server_gone.",
 		Params:  []Param{pChannel, pTimeout},
 		Output:  result.Channel{}, Waits: true,
 		Toolset: Manage, Reach: ReachNone, Effects: []Effect{Observe}, OutputClasses: []OutputClass{TmuxMetadata},
@@ -335,51 +340,50 @@ var tools = []Tool{
 	// Execute.
 	{
 		Name: "create_session", Title: "Create session", Toolset: Execute, Command: "new",
-		Summary: "Creates a detached session running your default shell and returns its pane_id, starting tmx's server if none runs.",
+		Summary: "Creates a detached session running your default shell and returns its pane_id once ready, starting tmx's server if none runs.",
 		Params: []Param{
 			{Name: "name", Type: "string", Sink: SinkTmuxFormat, Flag: "name", Description: "Default: a number. No ':' or '.', no leading $ % @ =."},
 			{Name: "window_name", Type: "string", Sink: SinkTmuxFormat, Flag: "window-name", Description: "The first window's name."},
 			pStartDir,
 			{Name: "width", Type: "integer", Minimum: num(10), Maximum: num(1000), Sink: SinkBound, Flag: "width", Description: "Columns (default 200)."},
 			{Name: "height", Type: "integer", Minimum: num(5), Maximum: num(1000), Sink: SinkBound, Flag: "height", Description: "Rows (default 50)."},
-			pEnvironment, pSuppressHistory,
+			pShell, pEnvironment, pSuppressHistory,
 		},
 		Output: result.Spawn{},
 		Reach:  ReachConfiguredProcess, Effects: []Effect{Change}, OutputClasses: []OutputClass{TmuxMetadata},
 	},
 	{
 		Name: "create_window", Title: "Create window", Toolset: Execute, Command: "new-window",
-		Summary: "Creates a detached window running your default shell and returns its pane_id.",
+		Summary: "Creates a detached window running your default shell and returns its pane_id once ready.",
 		Params: []Param{
 			target(true, "The session (or a window or pane in it)."),
 			{Name: "name", Type: "string", Sink: SinkTmuxFormat, Flag: "name", Description: "Window name."},
-			pStartDir, pEnvironment, pSuppressHistory,
+			pStartDir, pShell, pEnvironment, pSuppressHistory,
 		},
 		Output: result.Spawn{},
 		Reach:  ReachConfiguredProcess, Effects: []Effect{Change}, OutputClasses: []OutputClass{TmuxMetadata},
 	},
 	{
 		Name: "split_window", Title: "Split pane", Toolset: Execute, Command: "split",
-		Summary: "Splits a pane, runs your default shell in the new one and returns its pane_id. It starts in the split pane's directory and does not take the focus.",
+		Summary: "Splits a pane, runs your default shell in the new one and returns its pane_id once ready. It starts in the split pane's directory and takes no focus.",
 		Params: []Param{
 			target(true, aPane),
-			{Name: "direction", Type: "string", Enum: []string{"vertical", "horizontal"}, Sink: SinkBound, Switch: map[string]string{"horizontal": "horizontal"}, Description: "vertical (stacked, the default) or horizontal (side by side)."},
+			{Name: "direction", Type: "string", Enum: []string{"vertical", "horizontal"}, Sink: SinkBound, Switch: map[string]string{"horizontal": "horizontal"}, Description: "Default vertical (stacked); horizontal: side by side."},
 			{Name: "size", Type: "string", Sink: SinkBound, Flag: "size", Description: "Cells (\"20\") or percent (\"30%\")."},
 			{Name: "before", Type: "boolean", Sink: SinkBound, Flag: "before", Description: "Put it above or left of the target."},
-			pStartDir, pEnvironment, pSuppressHistory,
+			pStartDir, pShell, pEnvironment, pSuppressHistory,
 		},
 		Output: result.Spawn{},
 		Reach:  ReachConfiguredProcess, Effects: []Effect{Change}, OutputClasses: []OutputClass{TmuxMetadata},
 	},
 	{
 		Name: "run_shell_command", Title: "Run shell command", Toolset: Execute, Command: "run",
-		Summary: "Runs command in a subshell of a pane's shell (bash, zsh, dash, sh, ksh, fish), waits, and returns exit_status and only its output (newest lines). A non-zero exit_status is a normal result. timed_out: it may still run; call again with resume alone to wait for it. A pane in copy mode, dead, or not at a prompt is refused before anything is typed.",
+		Summary: "Runs command in a subshell of a pane's shell (bash, zsh, dash, sh, ksh, fish), waits, and returns exit_status and only its output (newest lines). A non-zero exit_status is a normal result. timed_out: it may still run; call again with resume alone to wait for it. A pane in copy mode, dead, or not at a prompt is refused.",
 		Params: []Param{
-			target(false, "The pane (a session or window: its active pane). Default: session \"main\", created if missing."),
+			target(false, "The pane (default: session \"main\", created if missing)."),
 			{Name: "command", Type: "string", Payload: true, Sink: SinkPaneShell, Stdin: "command", Description: "Shell text; several lines are fine. Required unless resume."},
-			{Name: "resume", Type: "string", Sink: SinkCursor, Flag: "resume", Description: "A timed-out result's resume token: wait for that run again (no target or command)."},
+			{Name: "resume", Type: "string", Sink: SinkCursor, Flag: "resume", Description: "A timed-out result's resume token: wait for it again (no target or command)."},
 			pTimeout, pMaxLines, pMaxBytes,
-			{Name: "suppress_history", Type: "boolean", Sink: SinkBound, Flag: "suppress-history", Description: "Start the typed line with a space (best effort)."},
 		},
 		Output: result.Run{},
 		Reach:  ReachPaneCommand, Effects: []Effect{Change}, OutputClasses: []OutputClass{TerminalContent},
@@ -388,24 +392,24 @@ var tools = []Tool{
 	},
 	{
 		Name: "send_keys", Title: "Send keys", Toolset: Execute, Command: "send",
-		Summary: "Sends tmux key names: Enter, Escape, Tab, Space, BSpace, Up, Down, Left, Right, Home, End, PageUp, PageDown, F1..F12, C-x, M-x, S-x, or one character; paste_text sends text. With synchronize-panes on, the whole cohort gets them (target_pane_ids).",
+		Summary: "Sends tmux key names (Enter, Escape, Tab, BTab, BSpace, Space, Up, Home, PageUp, F1..F12, C-x, M-x, or one character); paste_text sends text. Under synchronize-panes the whole cohort gets them (target_pane_ids).",
 		Params: []Param{
 			target(true, aPane),
 			{Name: "keys", Type: "array", Required: true, Payload: true, Sink: SinkTmuxKeys, Stdin: "keys", Description: "In order, e.g. [\"C-c\"] or [\"Up\", \"Enter\"]."},
-			pConfirmSelf,
+			pConfirmSelf, pExitMode,
 		},
 		Output: result.Input{},
 		Reach:  ReachPaneInput, Effects: []Effect{Change}, OutputClasses: []OutputClass{TmuxMetadata},
 	},
 	{
 		Name: "paste_text", Title: "Paste text", Toolset: Execute, Command: "paste",
-		Summary: "Pastes literal text into one pane through a private buffer, bracketed so a shell or TUI takes several lines without running them; enter then presses Enter and reports submitted. Control characters other than tab, CR and LF are refused.",
+		Summary: "Pastes literal text into one pane through a private buffer, bracketed (bracketed says if the program took it) so several lines do not run; enter presses Enter after and reports submitted. No control characters but tab, CR, LF.",
 		Params: []Param{
 			target(true, aPane),
 			{Name: "text", Type: "string", Required: true, Payload: true, Sink: SinkPaneInput, Stdin: "text", Description: "Exactly what to paste."},
 			{Name: "enter", Type: "boolean", Sink: SinkBound, Flag: "enter", Description: "Press Enter after."},
 			{Name: "bracketed", Type: "boolean", Sink: SinkBound, Switch: map[string]string{"false": "no-bracket"}, Description: "Default true; without it each newline is Enter."},
-			pConfirmSelf,
+			pConfirmSelf, pExitMode,
 		},
 		Output: result.Input{},
 		Reach:  ReachPaneInput, Effects: []Effect{Change}, OutputClasses: []OutputClass{TmuxMetadata},
@@ -433,7 +437,7 @@ var tools = []Tool{
 	},
 	{
 		Name: "set_synchronize_panes", Title: "Set synchronize-panes", Toolset: Execute, Command: "sync",
-		Summary: "Turns synchronize-panes on or off for a window. On, keys sent to one pane reach all its panes: this amplifies future input (not pastes or run_shell_command).",
+		Summary: "Turns synchronize-panes on or off for a window. On, keys sent to one pane reach all its panes, amplifying future input (not pastes or run_shell_command).",
 		Params:  []Param{at(target(true, aWindow), 2), pEnabled},
 		Output:  result.Changed{},
 		Reach:   ReachNone, Effects: []Effect{Change}, OutputClasses: []OutputClass{TmuxMetadata}, AmplifiesFutureInput: true,
@@ -487,8 +491,8 @@ func teardown(t Tool) Tool {
 // new run would; without it, command is required.
 func checkRun(a Args) error {
 	if a.Has("resume") {
-		if a.Has("command") || a.Has("target") || a.Has("suppress_history") {
-			return tmxerr.New(tmxerr.InvalidArgument, "resume takes no command, target or suppress_history", "give resume alone (with timeout_seconds, max_lines, max_bytes if you like)")
+		if a.Has("command") || a.Has("target") {
+			return tmxerr.New(tmxerr.InvalidArgument, "resume takes no command or target", "give resume alone (with timeout_seconds, max_lines, max_bytes if you like)")
 		}
 		return nil
 	}
