@@ -453,9 +453,17 @@ func (c *Client) spawn(ctx context.Context, args []string, o SpawnOptions, name,
 		if err == nil && len(recs) == 1 && recs[0][0] == id && recs[0][1] == "1" {
 			p.PaneDead, sp.Pane.PaneDead = true, true
 		}
-		if err == nil && len(recs) == 1 && recs[0][2] != "" {
-			n := atoi(recs[0][2])
-			sp.ExitStatus = &n
+		// tmux marks a pane dead when its terminal reads end of file, and
+		// learns the status when it reaps the process (SIGCHLD): the two
+		// can come in either order.
+		for i := 0; err == nil && sp.Pane.PaneDead && i < 40; i++ {
+			if len(recs) == 1 && recs[0][0] == id && recs[0][2] != "" {
+				n := atoi(recs[0][2])
+				sp.ExitStatus = &n
+				break
+			}
+			time.Sleep(5 * time.Millisecond)
+			recs, err = c.Query(ctx, []string{"pane_id", "pane_dead", "pane_dead_status"}, "display-message", "-p", "-t", id, FormatArg)
 		}
 	}
 	if sp.Pane.PaneDead {

@@ -3,6 +3,7 @@ package cli
 import (
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -303,5 +304,204 @@ func TestRunTwentyInARealShell(t *testing.T) {
 	runIn(t, srv, pane, "true", 0) // the prompt after it writes the history file
 	if h := historyLines(t, hist); strings.Contains(h, "show-buffer") {
 		t.Errorf("history file holds tmx's lines:\n%s", h)
+	}
+}
+
+// B15: shells tmx cannot frame are refused with unsupported_shell, and a
+// run without a target, for a user whose $SHELL is one, starts a shell
+// tmx supports.
+func TestRunUnsupportedShells(t *testing.T) {
+	t.Parallel()
+	srv := tmuxtest.New(t)
+	for _, sh := range []string{"elvish", "xonsh"} {
+		t.Run(sh, func(t *testing.T) {
+			path := tmuxtest.Shell(t, sh)
+			pane := srv.Tmux("new-session", "-d", "-P", "-F", "#{pane_id}", "-s", sh, path, "-i")
+			srv.WaitFor(pane, func(s string) bool { return strings.TrimSpace(s) != "" }, 20*time.Second)
+			code, msg := mustFail(t, srv, 2, "run", pane, "--", "echo hi")
+			if code != tmxerr.UnsupportedShell || !strings.Contains(msg, sh) {
+				t.Errorf("run in %s: %s %q", sh, code, msg)
+			}
+		})
+	}
+	elvish := tmuxtest.Shell(t, "elvish")
+	other := tmuxtest.New(t)
+	other.Env = append(other.Env, "SHELL="+elvish)
+	d := mustJSON(t, other, 0, "run", "--", "echo framed")
+	if d["output"] != "framed" || d["shell"] == "elvish" {
+		t.Errorf("run without a target under SHELL=elvish: %v", d)
+	}
+}
+
+// Over MCP and the CLI, a new pane can run a shell from the closed list.
+func TestSpawnShell(t *testing.T) {
+	t.Parallel()
+	srv := tmuxtest.New(t)
+	d := mustJSON(t, srv, 0, "new", "-s", "z", "--shell", "zsh")
+	if d["pane_current_command"] != "zsh" || d["ready"] != true {
+		t.Errorf("new --shell zsh: %v", d)
+	}
+	if code, _ := mustFail(t, srv, 2, "new", "-s", "n", "--shell", "nu"); code != tmxerr.InvalidArgument {
+		t.Errorf("--shell nu: %s", code)
+	}
+	if code, _ := mustFail(t, srv, 2, "new", "-s", "n", "--shell", "bash", "--", "top"); code != tmxerr.Usage {
+		t.Errorf("--shell with a command: %s", code)
+	}
+}
+
+// B03: a new pane is returned once ready, so text typed at once is taken
+// once, even when the shell starts late and flushes its terminal's input
+// when it starts.
+func TestSpawnReadyBeforeInput(t *testing.T) {
+	t.Parallel()
+	srv := tmuxtest.New(t)
+	bash := tmuxtest.Shell(t, "bash")
+	start := "sleep 1; python3 -c 'import termios; termios.tcflush(0, termios.TCIFLUSH)'; PS1='E$ ' exec " + bash + " --norc -i"
+	d := mustJSON(t, srv, 0, "new", "-s", "early", "-x", "120", "--", "sh", "-c", start)
+	if d["ready"] != true {
+		t.Fatalf("new returned before its shell's prompt: %v", d)
+	}
+	pane := d["pane_id"].(string)
+	mustJSON(t, srv, 0, "type", "--enter", pane, "--", "echo EARLY-$((40+2))")
+	screen := srv.WaitFor(pane, func(s string) bool { return strings.Contains(s, "EARLY-42") }, 5*time.Second)
+	if n := strings.Count(screen, "echo EARLY"); n != 1 {
+		t.Errorf("the typed line shows %d times:\n%s", n, screen)
+	}
+}
+
+// B18: a program that ends at once reports its status, every time.
+func TestNewReportsEarlyExit(t *testing.T) {
+	t.Parallel()
+	srv := tmuxtest.New(t)
+	mustJSON(t, srv, 0, "new", "-s", "keep")
+	for i := 0; i < 8; i++ {
+		name := "f" + string(rune('a'+i))
+		d := mustJSON(t, srv, 0, "new", "-s", name, "--", "sh -c 'exit 42'")
+		if d["pane_exited"] != true || d["exit_status"] != float64(42) || d["ready"] != false {
+			t.Fatalf("try %d: %v", i, d)
+		}
+	}
+	d := mustJSON(t, srv, 0, "new-window", "keep", "--", "sh", "-c", "sleep 0.2; exit 7")
+	if d["pane_exited"] != true || d["exit_status"] != float64(7) {
+		t.Errorf("new-window: %v", d)
+	}
+	d = mustJSON(t, srv, 0, "split", "keep:0", "--", "sh", "-c", "exit 9")
+	if d["pane_exited"] != true || d["exit_status"] != float64(9) {
+		t.Errorf("split: %v", d)
+	}
+	// A program that keeps running leaves remain-on-exit as it found it.
+	d = mustJSON(t, srv, 0, "new-window", "keep", "--", "sleep", "30")
+	pane := d["pane_id"].(string)
+	if d["pane_exited"] == true || srv.Tmux("show-options", "-pv", "-t", pane, "remain-on-exit") != "" {
+		t.Errorf("a running program's pane kept remain-on-exit: %v", d)
+	}
+}
+
+// N02: a small client attached to the server does not shrink a session
+// created with a size.
+func TestNewKeepsSizeWithSmallClient(t *testing.T) {
+	t.Parallel()
+	srv := tmuxtest.New(t)
+	mustJSON(t, srv, 0, "new", "-s", "watched")
+	small := tmuxtest.ControlClient(t, srv, "watched", 20, 5)
+	defer small()
+	d := mustJSON(t, srv, 0, "new", "-s", "big", "-x", "200", "-y", "50")
+	pane := d["pane_id"].(string)
+	if d["pane_width"] != float64(200) || d["pane_height"] != float64(50) {
+		t.Errorf("new -x 200 -y 50 with a 20x5 client: %vx%v", d["pane_width"], d["pane_height"])
+	}
+	time.Sleep(300 * time.Millisecond)
+	if got := srv.Tmux("display-message", "-p", "-t", pane, "#{pane_width}x#{pane_height}"); got != "200x50" {
+		t.Errorf("the size did not hold: %s", got)
+	}
+}
+
+// B04: --exit-mode cancels copy mode first, and says so.
+func TestInputExitMode(t *testing.T) {
+	t.Parallel()
+	srv := tmuxtest.New(t)
+	pane := srv.NewPane("m", "bash", 80, 20)
+	srv.Tmux("copy-mode", "-t", pane)
+	if code, _ := mustFail(t, srv, 2, "type", pane, "--", "x"); code != tmxerr.PaneInMode {
+		t.Fatalf("copy mode not refused: %s", code)
+	}
+	d := mustJSON(t, srv, 0, "type", "--exit-mode", "--enter", pane, "--", "echo left-$((1+1))")
+	if d["exited_mode"] != true || d["submitted"] != "yes" {
+		t.Errorf("document: %v", d)
+	}
+	srv.WaitFor(pane, func(s string) bool { return strings.Contains(s, "left-2") }, 5*time.Second)
+	if m := srv.Tmux("display-message", "-p", "-t", pane, "#{pane_in_mode}"); m != "0" {
+		t.Errorf("still in a mode: %s", m)
+	}
+}
+
+// N13, the README's tour: just after C-c a paste of several lines into
+// bash is not run line by line, and bracketed says what the shell got.
+func TestPasteAfterInterrupt(t *testing.T) {
+	t.Parallel()
+	srv := tmuxtest.New(t)
+	pane := srv.NewPane("p", "bash", 100, 30)
+	for i := 0; i < 4; i++ {
+		mustJSON(t, srv, 0, "send", pane, "C-c")
+		r := tmx(t, srv, "echo PASTED-ONE\necho PASTED-TWO\n", "--json", "paste", pane)
+		if r.code != 0 {
+			t.Fatalf("paste: %d %s", r.code, r.stderr)
+		}
+		if d := r.doc(t); d["bracketed"] != "yes" {
+			t.Errorf("bracketed = %v", d["bracketed"])
+		}
+		time.Sleep(200 * time.Millisecond)
+		if s := srv.Capture(pane); strings.Contains(s, "\nPASTED-ONE") {
+			t.Fatalf("try %d: a pasted line ran:\n%s", i, s)
+		}
+		mustJSON(t, srv, 0, "send", pane, "C-c")
+	}
+}
+
+// A multi-line paste into a program that has not enabled bracketed paste
+// is refused on a server that can tell (tmux 3.7+), and allowed with
+// --no-bracket, which reports bracketed: no.
+func TestPasteUnbracketed(t *testing.T) {
+	t.Parallel()
+	srv := tmuxtest.New(t)
+	pane := srv.Tmux("new-session", "-d", "-P", "-F", "#{pane_id}", "-s", "cat", "cat")
+	time.Sleep(200 * time.Millisecond)
+	canTell := srv.Tmux("display-message", "-p", "-t", pane, "#{bracket_paste_flag}") == "0"
+	r := tmx(t, srv, "one\ntwo\n", "--json", "paste", pane)
+	if canTell {
+		if code, _, _ := r.errDoc(t); code != tmxerr.UnbracketedPaste {
+			t.Errorf("tmux 3.7+: paste into cat: %s", code)
+		}
+	} else if d := r.doc(t); r.code != 0 || d["bracketed"] != "unknown" {
+		t.Errorf("older tmux: paste into cat: %d %v", r.code, d)
+	}
+	r = tmx(t, srv, "one\ntwo\n", "--json", "paste", "--no-bracket", pane)
+	if d := r.doc(t); d["bracketed"] != "no" {
+		t.Errorf("--no-bracket: %v", d)
+	}
+}
+
+// B21: a script guards its ids with --expect-server; after a restart a
+// kept id is refused, not aimed at the new server's object.
+func TestExpectServer(t *testing.T) {
+	t.Parallel()
+	srv := tmuxtest.New(t)
+	d := mustJSON(t, srv, 0, "new", "-s", "first")
+	oldPID := strconv.Itoa(int(d["server_pid"].(float64)))
+	mustJSON(t, srv, 0, "--expect-server", oldPID, "show", "@0")
+	srv.KillServer()
+	mustJSON(t, srv, 0, "new", "-s", "second")
+	for _, args := range [][]string{
+		{"kill", "--confirm", "@0"},
+		{"type", "%0", "--", "x"},
+		{"capture", "%0"},
+	} {
+		code, _ := mustFail(t, srv, 2, append([]string{"--expect-server", oldPID}, args...)...)
+		if code != tmxerr.StaleTarget {
+			t.Errorf("%v after a restart: %s", args, code)
+		}
+	}
+	if got := srv.Tmux("list-sessions", "-F", "#{session_name}"); got != "second" {
+		t.Errorf("sessions after the refused kill: %q", got)
 	}
 }

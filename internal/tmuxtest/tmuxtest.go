@@ -7,6 +7,7 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -218,5 +219,34 @@ func (s *Server) WaitFor(pane string, cond func(screen string) bool, timeout tim
 			s.t.Fatalf("pane %s: condition not met within %v; screen:\n%s", pane, timeout, screen)
 		case <-time.After(20 * time.Millisecond):
 		}
+	}
+}
+
+// ControlClient attaches a control-mode client of width x height to
+// session, as a small terminal attached to the server would be, and
+// returns the function that detaches it.
+func ControlClient(t testing.TB, s *Server, session string, width, height int) func() {
+	t.Helper()
+	cmd := exec.Command("tmux", "-u", "-L", s.Name, "-C", "attach-session", "-t", session)
+	cmd.Env = s.Env
+	in, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	fmt.Fprintf(in, "refresh-client -C %dx%d\n", width, height)
+	want := fmt.Sprintf("%dx%d", width, height)
+	for i := 0; i < 200; i++ {
+		if out, _ := s.TryTmux("list-clients", "-F", "#{client_width}x#{client_height}"); strings.Contains(out, want) {
+			break
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	return func() {
+		in.Close()
+		cmd.Process.Kill()
+		cmd.Wait()
 	}
 }
