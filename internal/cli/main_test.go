@@ -26,6 +26,9 @@ func TestMain(m *testing.M) {
 	case "rawreader":
 		rawReader()
 		os.Exit(0)
+	case "slowreader":
+		slowReader()
+		os.Exit(0)
 	}
 	os.Exit(m.Run())
 }
@@ -51,6 +54,29 @@ func rawReader() {
 		if bytes.Contains(buf[:n], []byte{3}) { // C-c ends it
 			return
 		}
+	}
+}
+
+// slowReader is rawReader for a program that reacts late: it shows each
+// chunk a second after reading it, so for that second the pane does not
+// change.
+func slowReader() {
+	old, err := term.MakeRaw(0)
+	if err != nil {
+		fmt.Println("slowreader:", err)
+		return
+	}
+	defer term.Restore(0, old)
+	fmt.Print("READY\r\n")
+	buf := make([]byte, 4096)
+	for {
+		n, err := os.Stdin.Read(buf)
+		if err != nil || n == 0 {
+			return
+		}
+		chunk := append([]byte(nil), buf[:n]...)
+		time.Sleep(time.Second)
+		fmt.Printf("CHUNK %q\r\n", chunk)
 	}
 }
 

@@ -505,3 +505,26 @@ func TestExpectServer(t *testing.T) {
 		t.Errorf("sessions after the refused kill: %q", got)
 	}
 }
+
+// A program that reacts a second after Enter gets one Enter, not two, and
+// submitted says unknown: no change was seen, and none is evidence of
+// nothing.
+func TestSubmitOnceToSlowProgram(t *testing.T) {
+	t.Parallel()
+	srv := tmuxtest.New(t)
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	pane := srv.Tmux("new-session", "-d", "-P", "-F", "#{pane_id}", "-s", "slow", "-x", "120", "-y", "30",
+		"env", "TMX_TEST_MAIN=slowreader", exe)
+	srv.WaitFor(pane, func(s string) bool { return strings.Contains(s, "READY") }, 10*time.Second)
+	d := mustJSON(t, srv, 0, "type", "--enter", pane, "--", "go")
+	if d["submitted"] != "unknown" {
+		t.Errorf("submitted = %v, want unknown", d["submitted"])
+	}
+	time.Sleep(2500 * time.Millisecond)
+	if got := chunks(srv.Capture(pane)); strings.Count(strings.Join(got, " "), `\r`) != 1 {
+		t.Errorf("chunks = %v, want exactly one Enter", got)
+	}
+}
