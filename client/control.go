@@ -17,8 +17,9 @@ import (
 // to one session for the length of one wait, as a change detector: tmux
 // tells it when a pane prints (%output) and when the layout changes, and
 // the wait then reads the rendered pane itself. It attaches with
-// ignore-size (it never resizes anything) and read-only (it can send no
-// input), and detaches by closing its stdin. attach-session -f needs tmux
+// ignore-size (it never resizes anything) and, before tmux 3.7, read-only
+// (it can send no input; see attachControl), and detaches by closing its
+// stdin. attach-session -f needs tmux
 // 3.2 or newer.
 //
 // A control client is a real client: the session's session_attached count
@@ -50,7 +51,16 @@ func (c *Client) attachControl(ctx context.Context, sessionID, paneID string) (*
 	if err != nil {
 		return nil, err
 	}
-	cmd := c.Command(context.WithoutCancel(ctx), "-C", "attach-session", "-t", sessionID, "-f", "ignore-size,read-only")
+	flags := "ignore-size,read-only"
+	if v, err := c.Version(ctx); err == nil && v.AtLeast(3, 7) {
+		// tmux 3.7 refuses send-keys whose target client is read-only
+		// (cmd-send-keys.c), and a command client with no session of its
+		// own gets the session's attached client as its target: a
+		// read-only control client here would make every other client's
+		// send-keys into this session fail. tmx sends it no input anyway.
+		flags = "ignore-size"
+	}
+	cmd := c.Command(context.WithoutCancel(ctx), "-C", "attach-session", "-t", sessionID, "-f", flags)
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	if lock.f != nil {
 		cmd.ExtraFiles = []*os.File{lock.f}

@@ -284,7 +284,7 @@ func (c *Client) NewSession(ctx context.Context, o SpawnOptions) (*Spawned, erro
 		}
 	}
 	sp, err := c.spawn(ctx, args, o, o.Name, "session")
-	if err == nil && !live && sp.Pane.PaneMode == "view-mode" {
+	if err == nil && !live && (sp.Pane.PaneMode == "view-mode" || c.configErrors(ctx, sp.Pane.SessionID)) {
 		// tmux shows errors in the configuration of a server it starts in
 		// view-mode over the first pane (and names its window [tmux])
 		// instead of failing, so a broken TMX_TMUX_CONFIG would leave a
@@ -299,6 +299,24 @@ func (c *Client) NewSession(ctx context.Context, o SpawnOptions) (*Spawned, erro
 		sp.Note = join(sp.Note, fmt.Sprintf("the window is %dx%d, not the %dx%d asked for", sp.Pane.WindowWidth, sp.Pane.WindowHeight, o.Width, o.Height))
 	}
 	return sp, err
+}
+
+// configErrors reports whether the server this call started reported
+// errors in a configuration given with TMX_TMUX_CONFIG. tmux up to 3.6
+// shows them in view-mode over the first pane (which NewSession checks);
+// tmux 3.7 keeps them until a session is attached (cfg_show_causes), and
+// tells the first control client that attaches (%config-error lines),
+// which this asks. tmx's embedded configuration has none.
+func (c *Client) configErrors(ctx context.Context, sessionID string) bool {
+	if c.getenv("TMX_TMUX_CONFIG") == "" {
+		return false
+	}
+	if v, err := c.Version(ctx); err != nil || !v.AtLeast(3, 7) {
+		return false
+	}
+	// A control client whose stdin ends at once detaches after attaching.
+	out, err := c.Exec(ctx, strings.NewReader(""), "-C", "attach-session", "-t", sessionID, "-f", "ignore-size,read-only")
+	return err == nil && strings.Contains(string(out), "\n%config-error ")
 }
 
 // awaitServerExit waits, a few seconds at most, until no server accepts

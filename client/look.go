@@ -147,14 +147,23 @@ func mapRows(joined, rows []string, first int) []Line {
 	for _, j := range joined {
 		start := i
 		acc := ""
+		matched := false
 		for i < len(rows) {
 			acc += rows[i]
 			i++
+			// The last row of a line may carry padding the joined line
+			// lacks, or the other way round: -J keeps the spaces of
+			// erased cells (B10), and from tmux 3.7 -N keeps a row's
+			// cleared cells as spaces. Only trailing spaces may differ.
+			if strings.TrimRight(acc, " ") == strings.TrimRight(j, " ") {
+				matched = true
+				break
+			}
 			if len(acc) >= len(j) || !strings.HasPrefix(j, acc) {
 				break
 			}
 		}
-		if acc != j {
+		if !matched {
 			i = start + 1
 		}
 		if i > len(rows) {
