@@ -60,7 +60,7 @@ func (c *Client) Capture(ctx context.Context, paneID string, o CaptureOptions) (
 		switch {
 		case !o.Rows:
 			args = append(args, "-J")
-		case o.KeepTrailing:
+		case o.KeepTrailing && c.rowsKeepSpaces(ctx):
 			args = append(args, "-N")
 		}
 		out, err := c.Exec(ctx, nil, args...)

@@ -89,6 +89,13 @@ func (l *Look) Current() []Line {
 	return out
 }
 
+// rowsKeepSpaces reports whether capture-pane -N gives rows as drawn with
+// their trailing spaces: from tmux 3.3; 3.2a's -N joins wrapped rows too.
+func (c *Client) rowsKeepSpaces(ctx context.Context) bool {
+	v, err := c.Version(ctx)
+	return err != nil || v.AtLeast(3, 3)
+}
+
 var lookFields = []string{"pane_id", "pane_pid", "history_size", "cursor_x", "cursor_y", "pane_height", "pane_width", "alternate_on", "pane_in_mode", "pane_dead", "history_limit"}
 
 // look reads pane paneID from relative row from (0 = top of screen,
@@ -100,9 +107,16 @@ var lookFields = []string{"pane_id", "pane_pid", "history_size", "cursor_x", "cu
 func (c *Client) look(ctx context.Context, paneID string, from int) (*Look, error) {
 	tok := newToken()
 	sep := tok + "-"
+	// Rows as drawn: -N keeps their spaces, but tmux 3.2a's -N also joins
+	// wrapped rows, like -J; there plain rows (trailing spaces trimmed)
+	// serve, and mapRows compares lines without trailing spaces anyway.
+	rowsFlag := "-p"
+	if c.rowsKeepSpaces(ctx) {
+		rowsFlag = "-N"
+	}
 	out, err := c.Exec(ctx, nil,
 		"display-message", "-p", "-t", paneID, buildFormat(tok, lookFields),
-		";", "capture-pane", "-p", "-N", "-t", paneID, "-S", strconv.Itoa(from),
+		";", "capture-pane", "-p", rowsFlag, "-t", paneID, "-S", strconv.Itoa(from),
 		";", "display-message", "-p", "-t", paneID, sep,
 		";", "capture-pane", "-p", "-J", "-t", paneID, "-S", strconv.Itoa(from))
 	if err != nil {

@@ -22,7 +22,7 @@ func lines(d map[string]any) []string {
 func TestCaptureJoinsWrappedLines(t *testing.T) {
 	srv := tmuxtest.New(t)
 	pane := srv.NewPane("s", "bash", 20, 10)
-	typeLine(srv, pane, "clear; printf '%s\\n\\n%s\\n' ABCDEFGHIJKLMNOPQRSTUVWXYZ0123 after-blank", "after-blank")
+	typeLine(srv, pane, clearAll+"; printf '%s\\n\\n%s\\n' ABCDEFGHIJKLMNOPQRSTUVWXYZ0123 after-blank", "after-blank")
 	got := lines(mustJSON(t, srv, 0, "capture", pane))
 	want := []string{"ABCDEFGHIJKLMNOPQRSTUVWXYZ0123", "", "after-blank", "bash$"}
 	if strings.Join(got, "|") != strings.Join(want, "|") {
@@ -39,7 +39,7 @@ func TestCaptureJoinsWrappedLines(t *testing.T) {
 func TestCaptureTrailingSpaces(t *testing.T) {
 	srv := tmuxtest.New(t)
 	pane := srv.NewPane("s", "bash", 40, 10)
-	typeLine(srv, pane, "clear; printf 'progress 50%%\\r              \\rdone\\n'", "done")
+	typeLine(srv, pane, clearAll+"; printf 'progress 50%%\\r              \\rdone\\n'", "done")
 	got := lines(mustJSON(t, srv, 0, "capture", pane))
 	if got[0] != "done" {
 		t.Errorf("first line = %q, want %q", got[0], "done")
@@ -68,7 +68,7 @@ func TestCaptureBudgets(t *testing.T) {
 	}
 
 	// One 600 kB line: the tail comes back within the byte budget.
-	typeLine(srv, pane, "clear; head -c 600000 /dev/zero | tr '\\0' x; echo END", "xEND")
+	typeLine(srv, pane, clearAll+"; head -c 600000 /dev/zero | tr '\\0' x; echo END", "xEND")
 	d = mustJSON(t, srv, 0, "capture", "--max-bytes", "4000", pane)
 	got = lines(d)
 	if size := len(strings.Join(got, "\n")); size > 4000 {
@@ -82,6 +82,12 @@ func TestCaptureBudgets(t *testing.T) {
 
 // typeLine types a command line with raw tmux and waits until the screen
 // shows marker after the command line.
+// clearAll is what clear(1) prints where the terminal description has E3
+// (tmux-256color, tmux 3.3a's default-terminal): home, erase the screen,
+// erase the scrollback. With TERM=screen (tmux 3.2a's default) clear
+// leaves the scrollback, and tmux 3.2a pushes the erased screen into it.
+const clearAll = `printf '\033[H\033[2J\033[3J'`
+
 func typeLine(srv *tmuxtest.Server, pane, line, marker string) {
 	srv.Tmux("send-keys", "-t", pane, "-l", "--", line)
 	srv.Tmux("send-keys", "-t", pane, "Enter")

@@ -58,7 +58,7 @@ func rawReader() {
 }
 
 // slowReader is rawReader for a program that reacts late: it shows each
-// chunk a second after reading it, so for that second the pane does not
+// chunk two and a half seconds after reading it, so for that time the pane does not
 // change.
 func slowReader() {
 	old, err := term.MakeRaw(0)
@@ -75,7 +75,7 @@ func slowReader() {
 			return
 		}
 		chunk := append([]byte(nil), buf[:n]...)
-		time.Sleep(time.Second)
+		time.Sleep(2500 * time.Millisecond)
 		fmt.Printf("CHUNK %q\r\n", chunk)
 	}
 }
@@ -87,8 +87,7 @@ func rawReaderPane(t *testing.T, srv *tmuxtest.Server, name string) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	pane := srv.Tmux("new-session", "-d", "-P", "-F", "#{pane_id}", "-s", name, "-x", "120", "-y", "30",
-		"env", "TMX_TEST_MAIN=rawreader", exe)
+	pane := srv.Session(name, 120, 30, "env", "TMX_TEST_MAIN=rawreader", exe)
 	srv.WaitFor(pane, func(s string) bool { return strings.Contains(s, "READY") }, 10*time.Second)
 	return pane
 }

@@ -55,7 +55,8 @@ func TestNamesAreLiteral(t *testing.T) {
 	}
 	pane := d["pane_id"].(string)
 	srv.WaitFor(pane, func(s string) bool { return strings.TrimSpace(s) != "" }, 5*time.Second)
-	if got := srv.Tmux("display", "-p", "-t", pane, "#{pane_start_path}"); got != weird {
+	// #{pane_start_path} is tmux 3.3+; 3.2a has only the current path.
+	if got := srv.Tmux("display", "-p", "-t", pane, "#{?pane_start_path,#{pane_start_path},#{pane_current_path}}"); got != weird {
 		t.Errorf("start directory = %q, want %q", got, weird)
 	}
 	mustJSON(t, srv, 0, "split", "-c", weird, pane)

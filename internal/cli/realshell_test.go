@@ -52,8 +52,7 @@ func userShell(t *testing.T, srv *tmuxtest.Server, name, shell, rc string) (pane
 	default:
 		t.Fatalf("userShell: no setup for %s", shell)
 	}
-	args := append([]string{"new-session", "-d", "-P", "-F", "#{pane_id}", "-s", name, "-x", "100", "-y", "30"}, argv...)
-	pane = srv.Tmux(args...)
+	pane = srv.Session(name, 100, 30, argv...)
 	srv.WaitFor(pane, func(s string) bool { return strings.HasSuffix(strings.TrimSpace(s), prompt) }, 20*time.Second)
 	return pane, histfile
 }
@@ -150,6 +149,7 @@ func TestRunKeepsBashHistoryList(t *testing.T) {
 	srv := tmuxtest.New(t)
 	pane, _ := userShell(t, srv, "h", "bash", "HISTCONTROL=\nHISTIGNORE=\nset -o history")
 	srv.Tmux("send-keys", "-t", pane, "echo by-hand", "Enter")
+	srv.WaitFor(pane, func(s string) bool { return strings.Contains(s, "\nby-hand\n") }, 5*time.Second)
 	runIn(t, srv, pane, "true", 0)
 	runIn(t, srv, pane, "true", 0)
 	d := runIn(t, srv, pane, "history", 0)
@@ -248,7 +248,7 @@ func TestRunWaitsForStartupFiles(t *testing.T) {
 	srv := tmuxtest.New(t)
 	rc := filepath.Join(srv.Home, "slowrc")
 	write(t, rc, "sleep 2\nPS1='P$ '\n")
-	pane := srv.Tmux("new-session", "-d", "-P", "-F", "#{pane_id}", "-s", "slow", "-x", "150", "bash", "--rcfile", rc, "-i")
+	pane := srv.Session("slow", 150, 30, "bash", "--rcfile", rc, "-i")
 	d := runIn(t, srv, pane, "echo started-ok", 0)
 	if d["output"] != "started-ok" {
 		t.Errorf("document: %v", d)
@@ -270,7 +270,7 @@ func TestRunTwentyInARealShell(t *testing.T) {
 	hist := filepath.Join(dir, "hist")
 	rc := filepath.Join(dir, "rc")
 	write(t, rc, "sleep 1\nset -e\nset -o vi\nHISTFILE="+hist+"\nHISTCONTROL=\nHISTIGNORE=\nshopt -s histappend\nPROMPT_COMMAND='history -a'\nPS1='P$ '\n")
-	pane := srv.Tmux("new-session", "-d", "-P", "-F", "#{pane_id}", "-s", "stress", "-x", "120", "-y", "40", "bash", "--rcfile", rc, "-i")
+	pane := srv.Session("stress", 120, 40, "bash", "--rcfile", rc, "-i")
 	mixed := []struct {
 		command, output string
 		status          int
@@ -506,7 +506,7 @@ func TestExpectServer(t *testing.T) {
 	}
 }
 
-// A program that reacts a second after Enter gets one Enter, not two, and
+// A program that reacts seconds after Enter gets one Enter, not two, and
 // submitted says unknown: no change was seen, and none is evidence of
 // nothing.
 func TestSubmitOnceToSlowProgram(t *testing.T) {
@@ -516,14 +516,13 @@ func TestSubmitOnceToSlowProgram(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	pane := srv.Tmux("new-session", "-d", "-P", "-F", "#{pane_id}", "-s", "slow", "-x", "120", "-y", "30",
-		"env", "TMX_TEST_MAIN=slowreader", exe)
+	pane := srv.Session("slow", 120, 30, "env", "TMX_TEST_MAIN=slowreader", exe)
 	srv.WaitFor(pane, func(s string) bool { return strings.Contains(s, "READY") }, 10*time.Second)
 	d := mustJSON(t, srv, 0, "type", "--enter", pane, "--", "go")
 	if d["submitted"] != "unknown" {
 		t.Errorf("submitted = %v, want unknown", d["submitted"])
 	}
-	time.Sleep(2500 * time.Millisecond)
+	time.Sleep(6 * time.Second)
 	if got := chunks(srv.Capture(pane)); strings.Count(strings.Join(got, " "), `\r`) != 1 {
 		t.Errorf("chunks = %v, want exactly one Enter", got)
 	}

@@ -59,7 +59,7 @@ func TestSinceScrollAndClear(t *testing.T) {
 		t.Fatalf("after scrolling: continuous %v, %d lines", d["continuous"], len(lines))
 	}
 	cursor := d["cursor"].(string)
-	for i, clear := range []string{"clear", "tmux clear-history; clear"} {
+	for i, clear := range []string{clearAll, "tmux clear-history; " + clearAll} {
 		marker := fmt.Sprintf("after-clear-%d", i)
 		typeLine(srv, pane, clear+"; echo "+marker, marker)
 		d = mustJSON(t, srv, 0, "since", "--cursor", cursor, pane)

@@ -176,14 +176,24 @@ func Shell(t testing.TB, shell string) string {
 func (s *Server) NewPane(name, shell string, width, height int) string {
 	s.t.Helper()
 	path := Shell(s.t, shell)
-	argv := []string{"new-session", "-d", "-P", "-F", "#{pane_id}", "-s", name,
-		"-x", strconv.Itoa(width), "-y", strconv.Itoa(height), path}
+	command := []string{path}
 	if strings.HasSuffix(path, "fish") {
-		argv = append(argv[:len(argv)-1], path+" --no-config")
+		command = []string{path + " --no-config"}
 	}
-	id := s.Tmux(argv...)
+	id := s.Session(name, width, height, command...)
 	s.WaitFor(id, func(screen string) bool { return strings.TrimSpace(screen) != "" }, 10*time.Second)
 	return id
+}
+
+// Session creates a detached session named name, width x height, running
+// command (the default shell when empty), and returns its pane id without
+// waiting for anything. The window keeps the size (window-size manual):
+// tmux 3.2a gives a detached session default-size whatever -x and -y say.
+func (s *Server) Session(name string, width, height int, command ...string) string {
+	s.t.Helper()
+	w, h := strconv.Itoa(width), strconv.Itoa(height)
+	argv := append([]string{"new-session", "-d", "-P", "-F", "#{pane_id}", "-s", name, "-x", w, "-y", h}, command...)
+	return s.Tmux(append(argv, ";", "set-option", "-w", "window-size", "manual", ";", "resize-window", "-x", w, "-y", h)...)
 }
 
 // NewWindow adds a window running shell to session and returns its pane
@@ -196,11 +206,17 @@ func (s *Server) NewWindow(session, shell string) string {
 	return id
 }
 
-// Capture returns the pane's visible screen.
+// Capture returns the pane's visible screen, wrapped lines joined and
+// each line's trailing spaces removed: tmux 3.2a's capture-pane -J keeps
+// the spaces of erased cells (B10), later versions drop them.
 func (s *Server) Capture(pane string) string {
 	s.t.Helper()
 	out, _ := s.TryTmux("capture-pane", "-p", "-J", "-t", pane)
-	return out
+	lines := strings.Split(out, "\n")
+	for i, l := range lines {
+		lines[i] = strings.TrimRight(l, " ")
+	}
+	return strings.Join(lines, "\n")
 }
 
 // WaitFor waits until cond holds for the pane's screen, failing the test
