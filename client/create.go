@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"syscall"
 	"time"
 	"unicode/utf8"
 
@@ -283,18 +284,7 @@ func (c *Client) NewSession(ctx context.Context, o SpawnOptions) (*Spawned, erro
 			return nil, err
 		}
 	}
-	sp, err := c.spawn(ctx, args, o, o.Name, "session")
-	if err == nil && !live && (sp.Pane.PaneMode == "view-mode" || c.configErrors(ctx, sp.Pane.SessionID)) {
-		// tmux shows errors in the configuration of a server it starts in
-		// view-mode over the first pane (and names its window [tmux])
-		// instead of failing, so a broken TMX_TMUX_CONFIG would leave a
-		// pane tmx refuses to type into. This call started that server:
-		// stop it and say why.
-		c.Exec(ctx, nil, "kill-server")
-		c.awaitServerExit(ctx)
-		return nil, tmxerr.Errorf(tmxerr.ConfigError, "tmux reported errors in the configuration %s when it started the server", c.getenv("TMX_TMUX_CONFIG")).
-			WithHint("see them with: tmux -L scratch -f %s new-session (then kill-server); fix the file, or unset TMX_TMUX_CONFIG", c.getenv("TMX_TMUX_CONFIG"))
-	}
+	sp, err := c.spawn(ctx, args, o, o.Name, "session", !live)
 	if err == nil && (o.Width > 0 && sp.Pane.WindowWidth != o.Width || o.Height > 0 && sp.Pane.WindowHeight != o.Height) {
 		sp.Note = join(sp.Note, fmt.Sprintf("the window is %dx%d, not the %dx%d asked for", sp.Pane.WindowWidth, sp.Pane.WindowHeight, o.Width, o.Height))
 	}
@@ -302,21 +292,29 @@ func (c *Client) NewSession(ctx context.Context, o SpawnOptions) (*Spawned, erro
 }
 
 // configErrors reports whether the server this call started reported
-// errors in a configuration given with TMX_TMUX_CONFIG. tmux up to 3.6
-// shows them in view-mode over the first pane (which NewSession checks);
-// tmux 3.7 keeps them until a session is attached (cfg_show_causes), and
-// tells the first control client that attaches (%config-error lines),
-// which this asks. tmx's embedded configuration has none.
+// errors in a configuration given with TMX_TMUX_CONFIG. tmux 3.2a and
+// 3.3a show them in view-mode over the first pane (which NewSession
+// checks); from 3.4 tmux keeps them until a session is attached
+// (cfg_show_causes), and tells the first control client that attaches
+// (%config-error lines), which this asks. tmx's embedded configuration has
+// none.
 func (c *Client) configErrors(ctx context.Context, sessionID string) bool {
 	if c.getenv("TMX_TMUX_CONFIG") == "" {
 		return false
 	}
-	if v, err := c.Version(ctx); err != nil || !v.AtLeast(3, 7) {
+	if v, err := c.Version(ctx); err != nil || !v.AtLeast(3, 4) {
 		return false
 	}
 	// A control client whose stdin ends at once detaches after attaching.
+	// tmux tells the errors to the first client in its list when that is
+	// a control client, and otherwise shows them in view-mode over the
+	// attached session's active pane: look for both.
 	out, err := c.Exec(ctx, strings.NewReader(""), "-C", "attach-session", "-t", sessionID, "-f", "ignore-size,read-only")
-	return err == nil && strings.Contains(string(out), "\n%config-error ")
+	if err == nil && strings.Contains(string(out), "\n%config-error ") {
+		return true
+	}
+	mode, err := c.Exec(ctx, nil, "display-message", "-p", "-t", sessionID+":", "#{pane_mode}")
+	return err == nil && strings.TrimSpace(string(mode)) == "view-mode"
 }
 
 // awaitServerExit waits, a few seconds at most, until no server accepts
@@ -351,7 +349,7 @@ func (c *Client) NewWindow(ctx context.Context, sessionID string, o SpawnOptions
 	if o.Name != "" {
 		args = append(args, "-n", Literal(o.Name))
 	}
-	return c.spawn(ctx, spawnArgs(args, o), o, o.Name, "window")
+	return c.spawn(ctx, spawnArgs(args, o), o, o.Name, "window", false)
 }
 
 // Split splits the pane paneID and returns the new pane once its program
@@ -380,7 +378,7 @@ func (c *Client) Split(ctx context.Context, paneID string, o SpawnOptions) (*Spa
 		}
 		args = append(args, "-l", o.Size)
 	}
-	return c.spawn(ctx, spawnArgs(args, o), o, "", "")
+	return c.spawn(ctx, spawnArgs(args, o), o, "", "", false)
 }
 
 func checkSize(s string) error {
@@ -405,8 +403,9 @@ var placeholder = []string{"sleep", "2147483647"}
 // program is ready (see [Spawned]). A pane with a command (o.Command) gets
 // remain-on-exit while tmx reads it, so a program that ends at once leaves
 // its status; the option is taken off again for a program still running.
-// When name is set, the stored name must equal it.
-func (c *Client) spawn(ctx context.Context, args []string, o SpawnOptions, name, kind string) (*Spawned, error) {
+// When name is set, the stored name must equal it. started says this call
+// started the server: its configuration is checked for errors first.
+func (c *Client) spawn(ctx context.Context, args []string, o SpawnOptions, name, kind string, started bool) (*Spawned, error) {
 	respawn := len(o.Command) > 0 && kind != "session"
 	if respawn {
 		// Run the placeholder first, then the command in the same pane.
@@ -459,29 +458,56 @@ func (c *Client) spawn(ctx context.Context, args []string, o SpawnOptions, name,
 	if name != "" && stored != name {
 		return nil, tmxerr.Errorf(tmxerr.TmuxError, "tmux stored the %s name as %q, not %q", kind, stored, name)
 	}
+	if started && (p.PaneMode == "view-mode" || c.configErrors(ctx, p.SessionID)) {
+		// tmux shows errors in the configuration of a server it starts
+		// (see configErrors) instead of failing, so a broken
+		// TMX_TMUX_CONFIG would leave a pane tmx refuses to type into.
+		// This call started that server: stop it and say why. (Before
+		// anything else attaches a control client, which would take the
+		// errors.)
+		c.Exec(ctx, nil, "kill-server")
+		c.awaitServerExit(ctx)
+		return nil, tmxerr.Errorf(tmxerr.ConfigError, "tmux reported errors in the configuration %s when it started the server", c.getenv("TMX_TMUX_CONFIG")).
+			WithHint("see them with: tmux -L scratch -f %s new-session (then kill-server); fix the file, or unset TMX_TMUX_CONFIG", c.getenv("TMX_TMUX_CONFIG"))
+	}
 	sp := &Spawned{Snap: snap, Pane: *p}
 	if !p.PaneDead {
 		sp.Ready = c.awaitReady(ctx, *p, len(o.Command) == 0 || o.Shell != "")
+		// The pane's fields as they are now its program runs: it may have
+		// been tmux's child, not yet the program, when first read.
+		if s, q, err := c.readBack(ctx, id); err == nil {
+			sp.Snap, sp.Pane, p = s, q, &q
+		}
 	}
 	if len(o.Command) > 0 {
-		// Take remain-on-exit off again, reading in the same call whether
-		// the program has ended: if it has, the pane stays, dead.
-		recs, err := c.Query(ctx, []string{"pane_id", "pane_dead", "pane_dead_status"},
-			"set-option", "-p", "-u", "-t", id, "remain-on-exit", ";", "display-message", "-p", "-t", id, FormatArg)
+		fields := []string{"pane_id", "pane_dead", "pane_dead_status"}
+		recs, err := c.Query(ctx, fields, "display-message", "-p", "-t", id, FormatArg)
+		if err == nil && len(recs) == 1 && recs[0][0] == id && recs[0][1] == "0" {
+			// Running: take remain-on-exit off again, reading in the same
+			// call whether the program ended meanwhile.
+			recs, err = c.Query(ctx, fields, "set-option", "-p", "-u", "-t", id, "remain-on-exit", ";", "display-message", "-p", "-t", id, FormatArg)
+		}
 		if err == nil && len(recs) == 1 && recs[0][0] == id && recs[0][1] == "1" {
 			p.PaneDead, sp.Pane.PaneDead = true, true
 		}
 		// tmux marks a pane dead when its terminal reads end of file, and
 		// learns the status when it reaps the process (SIGCHLD): the two
-		// can come in either order.
-		for i := 0; err == nil && sp.Pane.PaneDead && i < 40; i++ {
+		// can come in either order. remain-on-exit stays on for a dead
+		// pane, or the reaping would destroy it.
+		for i := 0; err == nil && sp.Pane.PaneDead && i < 100; i++ {
 			if len(recs) == 1 && recs[0][0] == id && recs[0][2] != "" {
 				n := atoi(recs[0][2])
 				sp.ExitStatus = &n
 				break
 			}
-			time.Sleep(5 * time.Millisecond)
-			recs, err = c.Query(ctx, []string{"pane_id", "pane_dead", "pane_dead_status"}, "display-message", "-p", "-t", id, FormatArg)
+			if i == 0 && sp.Snap.Server.PID > 0 {
+				// tmux 3.3a at times leaves an exited pane process a zombie
+				// until its next SIGCHLD; one more makes it reap it (its
+				// handler only calls waitpid).
+				syscall.Kill(sp.Snap.Server.PID, syscall.SIGCHLD)
+			}
+			time.Sleep(10 * time.Millisecond)
+			recs, err = c.Query(ctx, fields, "display-message", "-p", "-t", id, FormatArg)
 		}
 	}
 	if sp.Pane.PaneDead {
