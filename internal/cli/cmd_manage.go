@@ -559,13 +559,21 @@ func signalCmd(env *Env) *cli.Command {
 		Usage:     "send a signal to the program in a pane",
 		UsageText: "signal [--confirm] [--confirm-self] TARGET SIGNAL",
 		Description: "Sends SIGINT, SIGTERM, SIGKILL, SIGSTOP or SIGCONT to the pane terminal's foreground process\n" +
-			"group: the job its shell runs, or its program. SIGINT, SIGTERM and SIGKILL need --confirm.\n\n" +
+			"group: the job its shell runs, or its program. SIGINT, SIGTERM and SIGKILL need --confirm.\n" +
+			"The caller's own pane, and a window or session holding it (whichever pane is active), need\n" +
+			"--confirm-self.\n\n" +
 			"Examples:\n   tmx signal --confirm %3 SIGINT\n   tmx signal %3 SIGSTOP",
 		Category: catExecute,
 		Flags:    []cli.Flag{&cli.BoolFlag{Name: "confirm", Usage: "allow a signal that ends a process"}, confirmSelfFlag, jsonFlag()},
 		Action: action(env, func(x *call) error {
 			cl, snap, r, err := x.targetAnd(2, "a TARGET and a SIGNAL")
 			if err != nil {
+				return err
+			}
+			// A window or session holding the caller's pane is refused
+			// whichever pane is active, as for input: the signal would
+			// reach a pane the caller did not name (SPEC section 8).
+			if err := client.CheckCallerScope(r, snap.Caller, x.Bool("confirm-self")); err != nil {
 				return err
 			}
 			res, err := cl.SignalPane(snap, r.Pane, x.args[1], x.Bool("confirm"), x.Bool("confirm-self"))
