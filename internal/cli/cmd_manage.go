@@ -416,9 +416,10 @@ func envCmd(env *Env) *cli.Command {
 		Name:      "show",
 		Usage:     "print the environment tmux gives new panes",
 		UsageText: "env show [--global] [--reveal] [TARGET] [-- NAME...]",
-		Description: "Prints TARGET's session environment, or the global one. Values of names that look like\n" +
-			"credentials (TOKEN, SECRET, PASSWORD, KEY, ...) are withheld unless --reveal; their names are\n" +
-			"kept. Names after -- limit the list.\n\n" +
+		Description: "Prints TARGET's session environment, or the global one. Values that look like credentials,\n" +
+			"by their name (TOKEN, SECRET, PASSWORD, KEY, DB_PASS, ...) or by their form (a URL with a\n" +
+			"password, a webhook URL, a known token format), are withheld unless --reveal; their names are\n" +
+			"kept (the rules: docs/trust-model.md). Names after -- limit the list.\n\n" +
 			"Examples:\n   tmx env show work\n   tmx env show --global -- PATH",
 		Flags: []cli.Flag{
 			&cli.BoolFlag{Name: "global", Usage: "the global environment"},
