@@ -367,7 +367,23 @@ func Literal(s string) string {
 // non-zero exit becomes a coded error classified from tmux's stderr:
 // no_server, target_not_found, server_gone, or tmux_error quoting the
 // message.
+//
+// A command that may start the server (one with -f, the configuration of
+// a new server) records the server's generation when it did start it
+// ([Generation]).
 func (c *Client) Exec(ctx context.Context, stdin io.Reader, args ...string) ([]byte, error) {
+	var began time.Time
+	if startsServer(args) && !c.socket.Live(c.getenv) {
+		began = time.Now()
+	}
+	out, err := c.exec(ctx, stdin, args...)
+	if err == nil && !began.IsZero() {
+		c.recordGeneration(ctx, began)
+	}
+	return out, err
+}
+
+func (c *Client) exec(ctx context.Context, stdin io.Reader, args ...string) ([]byte, error) {
 	cmd := c.Command(ctx, args...)
 	var stdout, stderr bytes.Buffer
 	cmd.Stdin = stdin

@@ -79,6 +79,7 @@ const (
 	PaneInMode           Code = "pane_in_mode"
 	PaneDead             Code = "pane_dead"
 	PaneBusy             Code = "pane_busy"
+	ForeignServer        Code = "foreign_server"
 
 	// Cursors that cannot be used: omit the cursor and start afresh.
 	CursorInvalid     Code = "cursor_invalid"
@@ -129,6 +130,7 @@ var table = map[Code]Info{
 	PaneInMode:           {PaneInMode, ExitUsage, "the pane is in a mode such as copy mode; tmx does not leave a person's mode for them"},
 	PaneDead:             {PaneDead, ExitUsage, "the pane's program has exited (remain-on-exit keeps it open)"},
 	PaneBusy:             {PaneBusy, ExitUsage, "the pane is not at a shell prompt, so tmx run will not type into it"},
+	ForeignServer:        {ForeignServer, ExitUsage, "tmx-mcp offers teardown by default only for the tmux server tmx started, and the server on the socket is another one"},
 
 	CursorInvalid:     {CursorInvalid, ExitUsage, "a since cursor is malformed, changed or forged; omit it to start afresh"},
 	CursorExpired:     {CursorExpired, ExitUsage, "a since cursor was signed by another key (another tmx-mcp process, or a restart); omit it to start afresh"},

@@ -603,6 +603,9 @@ func clearCmd(env *Env) *cli.Command {
 			if err != nil {
 				return err
 			}
+			if err := cl.CheckTeardownGuard(snap.Server); err != nil {
+				return err
+			}
 			res, err := cl.ClearHistory(x.ctx(), r.Pane, x.Bool("confirm"))
 			if err != nil {
 				return err
