@@ -7,9 +7,11 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"os/signal"
 	"path/filepath"
 	"strconv"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/tmx-sh/tmx/client"
@@ -49,6 +51,21 @@ Register with Claude Code:  claude mcp add tmx -- tmx mcp
 Toolsets choose what is offered; they are not a sandbox: execute tools run
 commands with your authority.
 `
+
+// ShutdownSignals end tmx-mcp the way stdin EOF does: SIGINT, SIGTERM
+// (what MCP hosts send after closing stdin, MCP 2025-11-25 lifecycle), and
+// SIGHUP, which tmx-mcp gets when the terminal it runs in goes away (a
+// closed tmux pane). Each one cancels the calls in flight, reaps and audits
+// their children, and ends Main. (SIGKILL cannot be caught; the children
+// are tied to tmx-mcp's life for that, see package childproc.)
+var ShutdownSignals = []os.Signal{os.Interrupt, syscall.SIGTERM, syscall.SIGHUP}
+
+// SignalContext returns a context cancelled by the first of
+// [ShutdownSignals], for [Main]. Its stop function restores the default
+// handling.
+func SignalContext(parent context.Context) (context.Context, context.CancelFunc) {
+	return signal.NotifyContext(parent, ShutdownSignals...)
+}
 
 // Main runs tmx-mcp with args (without the program name) and returns the
 // exit status.
@@ -163,9 +180,18 @@ func Startup(o StartupOptions) (*Started, error) {
 		return nil, err
 	}
 	live := sock.Live(getenv)
-	surface, err := catalog.Select(lookup, sock.Source == "default" && !live)
+	// Teardown is offered by default on tmx's dedicated socket when the
+	// server there is tmx's own: none runs yet (tmx will start it), or the
+	// one that runs is the generation tmx recorded when it started it (a
+	// restarted host finds it). Each teardown call re-checks, since the
+	// server can change while tmx-mcp runs.
+	gen, tmxStarted := sock.TmxStarted(getenv)
+	surface, err := catalog.Select(lookup, sock.Source == "default" && (!live || tmxStarted))
 	if err != nil {
 		return nil, err
+	}
+	if live && tmxStarted && surface.TeardownByDefault {
+		surface.Reason = "default: inspect, manage, execute, and teardown because the dedicated server is the one tmx started"
 	}
 	limits := client.LimitsFromEnv(getenv, o.Warn)
 
@@ -177,12 +203,19 @@ func Startup(o StartupOptions) (*Started, error) {
 	cli, cliErr := findCLI(getenv)
 	cfg.CLI = cli
 
+	if surface.TeardownByDefault {
+		cfg.TeardownGuard = client.TeardownGuardEnv + "=1"
+	}
 	provenance := "unknown"
-	if !live {
+	var generation *client.Generation
+	switch {
+	case !live:
 		provenance = "tmx-minimal"
 		if p := getenv("TMX_TMUX_CONFIG"); p != "" {
 			provenance = "tmx-config"
 		}
+	case tmxStarted:
+		provenance, generation = gen.ConfigProvenance, &gen
 	}
 	rows := []catalog.Capability{}
 	for _, t := range surface.Tools {
@@ -191,7 +224,8 @@ func Startup(o StartupOptions) (*Started, error) {
 	doc := capabilitiesDoc{
 		Server: implementation{Name: "tmx-mcp", Title: "tmx", Version: o.Version},
 		Socket: sock, SocketPath: sock.PathIn(getenv), ServerRunningAtStart: live,
-		ConfigProvenance: provenance, Selection: surface, Tools: surface.Names(),
+		ConfigProvenance: provenance, ServerGeneration: generation, TeardownGuard: surface.TeardownByDefault,
+		Selection: surface, Tools: surface.Names(),
 		Limits: result.LimitsOf(limits), PollingFallback: getenv("TMX_ALLOW_POLLING_FALLBACK") == "1",
 		Rows: rows, Boundaries: boundaries,
 	}
@@ -234,17 +268,23 @@ var boundaries = []string{
 }
 
 type capabilitiesDoc struct {
-	Server               implementation       `json:"server"`
-	Socket               client.Socket        `json:"socket"`
-	SocketPath           string               `json:"socket_path"`
-	ServerRunningAtStart bool                 `json:"server_running_at_start"`
-	ConfigProvenance     string               `json:"config_provenance"`
-	Selection            *catalog.Surface     `json:"selection"`
-	Tools                []string             `json:"tools"`
-	Limits               result.Limits        `json:"limits"`
-	PollingFallback      bool                 `json:"polling_fallback"`
-	Rows                 []catalog.Capability `json:"rows"`
-	Boundaries           []string             `json:"boundaries"`
+	Server               implementation `json:"server"`
+	Socket               client.Socket  `json:"socket"`
+	SocketPath           string         `json:"socket_path"`
+	ServerRunningAtStart bool           `json:"server_running_at_start"`
+	ConfigProvenance     string         `json:"config_provenance"`
+	// ServerGeneration is the server tmx started that was found running
+	// at startup, when it was.
+	ServerGeneration *client.Generation `json:"server_generation,omitempty"`
+	// TeardownGuard says that the teardown tools, offered by default,
+	// check at each call that the server is the one tmx started.
+	TeardownGuard   bool                 `json:"teardown_guard"`
+	Selection       *catalog.Surface     `json:"selection"`
+	Tools           []string             `json:"tools"`
+	Limits          result.Limits        `json:"limits"`
+	PollingFallback bool                 `json:"polling_fallback"`
+	Rows            []catalog.Capability `json:"rows"`
+	Boundaries      []string             `json:"boundaries"`
 }
 
 // findCLI finds the tmx binary: TMX_MCP_CLI, else beside tmx-mcp, else on
