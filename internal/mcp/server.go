@@ -48,7 +48,8 @@ type Config struct {
 	// MaxConcurrent bounds the tmx children running at once (zero: 256).
 	MaxConcurrent int
 	// MaxQueued bounds the calls waiting for one of those slots (zero:
-	// 1024); a call beyond it fails at once with code busy.
+	// 2048, so that a burst of 2,000 calls all run); a call beyond it fails
+	// at once with code busy.
 	MaxQueued int
 	// ShutdownGrace bounds how long stdin EOF (or a signal) waits for
 	// children to be reaped.
@@ -127,7 +128,7 @@ func NewServer(cfg Config) (*Server, error) {
 		cfg.MaxConcurrent = 256
 	}
 	if cfg.MaxQueued == 0 {
-		cfg.MaxQueued = 1024
+		cfg.MaxQueued = 2048
 	}
 	if cfg.ShutdownGrace == 0 {
 		cfg.ShutdownGrace = 2 * time.Second
