@@ -36,8 +36,8 @@ TMX_SOCKET_PATH, else tmx's own server (tmux -L tmx). --schema, --skill,
 
 Environment:
   TMX_TOOLSETS        toolsets to serve: inspect, manage, execute, teardown, all
-                      (default inspect,manage,execute; plus teardown when tmx-mcp
-                      will start tmx's own server itself)
+                      (default inspect,manage,execute; plus teardown when the
+                      server is tmx's own: none runs yet, or the one tmx started)
   TMX_TOOLS           tools to add by name
   TMX_EXCLUDE_TOOLS   tools to remove by name (wins over everything)
   TMX_AUDIT           a file to append the audit trail to (default stderr)
