@@ -14,6 +14,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/tmx-sh/tmx/internal/childproc"
 	"github.com/tmx-sh/tmx/tmxerr"
 )
 
@@ -304,6 +305,17 @@ func (c *Client) Command(ctx context.Context, args ...string) *exec.Cmd {
 	return cmd
 }
 
+// run starts cmd, a tmux client from [Client.Command], tied to tmx's life
+// (package childproc): if tmx dies, even by SIGKILL, the client gets
+// SIGTERM, so a `tmux wait-for` never outlives the tmx that waits (its
+// waiter would stay registered in the server) and no command client is
+// left behind. The parent-death signal is reset across fork, so a server
+// the client starts is not tied to tmx. Control clients are tied
+// differently (see [Client.attachControl]).
+func (c *Client) run(cmd *exec.Cmd) error {
+	return childproc.Run(cmd, syscall.SIGTERM)
+}
+
 // Arg makes one caller-supplied value safe as a tmux argv element. tmux
 // reads an argument that ends in ";" as a command separator even under
 // execve (B06); a backslash before the final ";" keeps it literal. Values
@@ -355,13 +367,29 @@ func Literal(s string) string {
 // non-zero exit becomes a coded error classified from tmux's stderr:
 // no_server, target_not_found, server_gone, or tmux_error quoting the
 // message.
+//
+// A command that may start the server (one with -f, the configuration of
+// a new server) records the server's generation when it did start it
+// ([Generation]).
 func (c *Client) Exec(ctx context.Context, stdin io.Reader, args ...string) ([]byte, error) {
+	var began time.Time
+	if startsServer(args) && !c.socket.Live(c.getenv) {
+		began = time.Now()
+	}
+	out, err := c.exec(ctx, stdin, args...)
+	if err == nil && !began.IsZero() {
+		c.recordGeneration(ctx, began)
+	}
+	return out, err
+}
+
+func (c *Client) exec(ctx context.Context, stdin io.Reader, args ...string) ([]byte, error) {
 	cmd := c.Command(ctx, args...)
 	var stdout, stderr bytes.Buffer
 	cmd.Stdin = stdin
 	cmd.Stdout = &stdout
 	cmd.Stderr = &stderr
-	err := cmd.Run()
+	err := c.run(cmd)
 	if err != nil {
 		if ctx.Err() != nil {
 			return stdout.Bytes(), ctx.Err()

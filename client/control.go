@@ -44,8 +44,14 @@ type control struct {
 // The client runs in a process group of its own, outside tmx's, and ctx
 // does not kill it: killing a control client that is still identifying
 // crashes tmux (see [controlLock]). It ends by [control.close], or, if tmx
-// dies, when its stdin reaches end of file. Attaching holds the socket's
-// control lock until tmux answers.
+// dies (SIGKILL included), when its stdin reaches end of file: tmx holds
+// the only write end of that pipe, the server reads the client's stdin in
+// control mode (tmux(1), CONTROL MODE) and, at end of file, tells the
+// client to exit, which it can only do once identified. That ties the
+// client to tmx's life without a parent-death signal, which, arriving
+// while the client identifies, would disconnect it at the one moment that
+// crashes tmux. Attaching holds the socket's control lock until tmux
+// answers.
 func (c *Client) attachControl(ctx context.Context, sessionID, paneID string) (*control, error) {
 	lock, err := lockControl(ctx, c.socket.PathIn(c.getenv), c.getenv)
 	if err != nil {

@@ -17,10 +17,13 @@
 // When an operation has to start the server (tmx new, or tmx run without a
 // target), the tmux child gets -f with a generated configuration file: the
 // minimal configuration embedded in this package, or a wrapper that sources
-// TMX_TMUX_CONFIG. Either one stamps the server option @tmx_provenance, so
-// later calls can tell a server tmx started from one that was already
-// running (whose configuration is unknown). tmux reads -f only when that
-// client starts the server (tmux(1), -f flag).
+// TMX_TMUX_CONFIG. Either one stamps the server option @tmx_provenance, and
+// tmx records the server's generation (socket, pid, start time) in its
+// private directory, so later calls, and later tmx-mcp processes, can tell
+// a server tmx started from one that was already running or was started
+// by someone else (whose configuration is unknown, even if it carries the
+// stamp). tmux reads -f only when that client starts the server (tmux(1),
+// -f flag).
 //
 // # Locale and formats
 //

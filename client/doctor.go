@@ -188,12 +188,14 @@ func (d *doctor) tmuxCheck(ctx context.Context) Check {
 // probe asks the server who it is. A server that does not run is not an
 // error; anything else is kept for the socket check.
 func (d *doctor) probe(ctx context.Context) {
-	recs, err := d.c.Query(ctx, []string{"socket_path", "pid", "@tmx_provenance"}, "display-message", "-p", FormatArg)
+	recs, err := d.c.Query(ctx, []string{"socket_path", "pid", "@tmx_provenance", "start_time"}, "display-message", "-p", FormatArg)
 	switch {
 	case err == nil && len(recs) == 1:
 		d.running = true
 		d.srvPath, d.srvPID = recs[0][0], atoi(recs[0][1])
-		d.prov, d.provCfg = parseProvenance(recs[0][2])
+		srv := Server{SocketPath: d.srvPath, PID: d.srvPID, StartTime: atoi64(recs[0][3])}
+		srv.Provenance, srv.ConfigPath = parseProvenance(recs[0][2])
+		d.prov, d.provCfg = d.c.checkedProvenance(srv)
 	case errors.Is(err, ErrNoServer):
 	case err == nil:
 		d.srvErr = fmt.Errorf("tmux display-message printed %d records", len(recs))
@@ -380,7 +382,7 @@ func (d *doctor) provenanceCheck() Check {
 	default:
 		ch.Status = StatusWarn
 		ch.Summary = "unknown: the server was not started by tmx; its configuration may hold aliases and hooks"
-		ch.Detail = "the server has no @tmx_provenance option; it was started by tmux itself or another tool, with whatever configuration it read"
+		ch.Detail = "the server is not the one tmx recorded starting on this socket (a @tmx_provenance option alone proves nothing); it was started by tmux itself or another tool, with whatever configuration it read"
 		ch.Effect = "aliases, hooks and options from that configuration apply to every call tmx makes; the checks below look for the common ones"
 	}
 	return ch

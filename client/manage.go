@@ -460,26 +460,11 @@ type EnvVar struct {
 	Withheld bool    `json:"withheld"`
 }
 
-// credentialWords mark variable names whose values ShowEnvironment
-// withholds unless asked.
-var credentialWords = []string{"TOKEN", "SECRET", "PASSWORD", "PASSWD", "PASSPHRASE", "KEY", "CREDENTIAL", "AUTH", "COOKIE", "SESSION", "PRIVATE", "CERT", "DSN", "API"}
-
-// LooksSecret reports whether a variable name looks like it holds a
-// credential.
-func LooksSecret(name string) bool {
-	u := strings.ToUpper(name)
-	for _, w := range credentialWords {
-		if strings.Contains(u, w) {
-			return true
-		}
-	}
-	return false
-}
-
 // ShowEnvironment lists the environment tmux gives new panes: r's
-// session's (show-environment -t), or the global one. Values of
-// credential-looking names (LooksSecret) are withheld, names kept, unless
-// reveal. names, when given, filters by exact name.
+// session's (show-environment -t), or the global one. Values that look
+// like credentials, by their name ([LooksSecret]) or by their own form
+// ([LooksSecretValue]), are withheld, names kept, unless reveal. names,
+// when given, filters by exact name.
 func (c *Client) ShowEnvironment(ctx context.Context, r *Resolved, global, reveal bool, names []string) ([]EnvVar, error) {
 	// -s prints shell syntax: a value's newlines stay inside its quotes,
 	// where the plain NAME=VALUE lines would let a multi-line value (a
@@ -501,7 +486,7 @@ func (c *Client) ShowEnvironment(ctx context.Context, r *Resolved, global, revea
 		if len(want) > 0 && !want[v.Name] {
 			continue
 		}
-		if v.Value != nil && LooksSecret(v.Name) && !reveal {
+		if v.Value != nil && !reveal && (LooksSecret(v.Name) || LooksSecretValue(*v.Value)) {
 			v.Value, v.Withheld = nil, true
 		}
 		vars = append(vars, v)

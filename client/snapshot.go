@@ -77,6 +77,9 @@ type Server struct {
 	// Provenance is "tmx-minimal" (tmx started it with its embedded
 	// configuration), "tmx-config" (tmx started it with TMX_TMUX_CONFIG) or
 	// "unknown" (it was already running, or started by something else).
+	// The server's @tmx_provenance stamp counts only for the generation tmx
+	// recorded when it started the server ([Generation]): any
+	// configuration can set the stamp.
 	Provenance string `json:"config_provenance"`
 	ConfigPath string `json:"config_path,omitempty"`
 }
@@ -176,6 +179,7 @@ func (c *Client) Snapshot(ctx context.Context) (*Snapshot, error) {
 		}
 		snap.Panes = append(snap.Panes, p)
 	}
+	snap.Server.Provenance, snap.Server.ConfigPath = c.checkedProvenance(snap.Server)
 	snap.Caller = c.callerIn(snap)
 	for i := range snap.Panes {
 		snap.Panes[i].IsCaller = snap.Caller.PaneID != "" && snap.Panes[i].PaneID == snap.Caller.PaneID
@@ -248,6 +252,19 @@ func SelectorError(err error) error {
 			Hint: "targets look like %7, @3, $1, work, work:2, work:logs, work:2.1 or . (see: tmx help targets)"}
 	}
 	return err
+}
+
+// checkedProvenance is srv's stamped provenance if srv is the generation
+// tmx recorded for its socket, else unknown.
+func (c *Client) checkedProvenance(srv Server) (kind, path string) {
+	if srv.Provenance == "unknown" {
+		return srv.Provenance, ""
+	}
+	g, ok := RecordedGeneration(c.getenv, srv.SocketPath)
+	if !ok || g.ServerPID != srv.PID || g.StartTime != srv.StartTime {
+		return "unknown", ""
+	}
+	return srv.Provenance, srv.ConfigPath
 }
 
 func parseProvenance(v string) (kind, path string) {

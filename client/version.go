@@ -1,6 +1,7 @@
 package client
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"strconv"
@@ -70,12 +71,14 @@ func ParseVersion(s string) (Version, error) {
 // server.
 func (c *Client) Version(ctx context.Context) (Version, error) {
 	c.versionOnce.Do(func() {
-		out, err := c.Command(ctx, "-V").Output()
-		if err != nil {
+		var out bytes.Buffer
+		cmd := c.Command(ctx, "-V")
+		cmd.Stdout = &out
+		if err := c.run(cmd); err != nil {
 			c.versionErr = tmxerr.Wrap(tmxerr.TmuxNotFound, err, "cannot run %s -V: %v", c.tmux, err)
 			return
 		}
-		c.version, c.versionErr = ParseVersion(string(out))
+		c.version, c.versionErr = ParseVersion(out.String())
 		if c.versionErr != nil {
 			c.versionErr = tmxerr.Wrap(tmxerr.TmuxError, c.versionErr, "%v", c.versionErr)
 		}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/tmx-sh/tmx/tmxerr"
@@ -389,6 +390,14 @@ func CheckChannel(name string) error {
 // taken before the wait: a server that is gone or was replaced is
 // server_gone, not a signal. A signal sent while nobody waited is kept by
 // tmux and ends the next wait at once. Errors: invalid_argument, no_server.
+//
+// tmux (every release to 3.7c at least) keeps the waiter of a wait-for
+// client that is killed, and that stale waiter takes the channel's next
+// signal, which then is not kept for the next wait. So a wait that ends
+// without its signal (timed out, cancelled, tmx told to stop) releases
+// its waiter with a signal on the channel ([Client.releaseWaiter]). That
+// signal also wakes whoever else waits on the channel at that moment: one
+// channel name per waiter avoids it.
 func (c *Client) WaitChannel(ctx context.Context, channel string, timeout time.Duration) (*ChannelResult, error) {
 	began := time.Now()
 	if err := CheckChannel(channel); err != nil {
@@ -401,7 +410,31 @@ func (c *Client) WaitChannel(ctx context.Context, channel string, timeout time.D
 	}
 	deadline, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
-	_, err = c.Exec(deadline, nil, "wait-for", channel)
+	args := []string{"wait-for", channel}
+	cmd := c.Command(deadline, args...)
+	// The client runs in a process group of its own, so a signal to tmx's
+	// group reaches tmx alone, and tmx ends the client itself, with
+	// SIGTERM: tmux's client then says goodbye to the server, which by then
+	// has registered its wait, so the release below comes after it. (A
+	// client killed outright may die before the server has read its
+	// command, which the server may then register after the release.) The
+	// parent-death signal still ends the client if tmx dies.
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	cmd.Cancel = func() error { return cmd.Process.Signal(syscall.SIGTERM) }
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	err = c.run(cmd)
+	if err != nil {
+		err = c.classify(err, stderr.String(), args)
+	}
+	// A wait tmx gave up on (timed out or cancelled), or a client that
+	// ended otherwise without its signal, leaves its waiter in tmux: release
+	// it. A client that exited by itself was woken: by the signal, or by its
+	// server exiting.
+	abandoned := ctx.Err() != nil || deadline.Err() != nil
+	if started := cmd.Process != nil; started && (abandoned || err != nil && !noWaiter(err)) {
+		c.releaseWaiter(ctx, channel)
+	}
 	switch {
 	case ctx.Err() != nil:
 		return nil, ctx.Err()
@@ -420,6 +453,27 @@ func (c *Client) WaitChannel(ctx context.Context, channel string, timeout time.D
 	}
 	res.DurationMS = time.Since(began).Milliseconds()
 	return res, nil
+}
+
+// noWaiter reports whether the failure err of a wait-for client means the
+// server holds no waiter of it: there is no server, it exited, or it could
+// not be reached.
+func noWaiter(err error) bool {
+	if errors.Is(err, ErrNoServer) || errors.Is(err, ErrServerGone) {
+		return true
+	}
+	code := tmxerr.As(err).Code
+	return code == tmxerr.SocketError || code == tmxerr.TmuxNotFound
+}
+
+// releaseWaiter signals channel so that tmux drops the waiter of a
+// wait-for client tmx killed (see [Client.WaitChannel]). It runs even when
+// ctx is done (tmx is stopping), for at most two seconds, and ignores
+// errors: a server that is gone holds no waiters.
+func (c *Client) releaseWaiter(ctx context.Context, channel string) {
+	rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 2*time.Second)
+	defer cancel()
+	c.Exec(rctx, nil, "wait-for", "-S", channel)
 }
 
 // SignalChannel wakes every client waiting on channel (wait-for -S).

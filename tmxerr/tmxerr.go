@@ -82,6 +82,7 @@ const (
 	UnsupportedShell     Code = "unsupported_shell"
 	UnbracketedPaste     Code = "unbracketed_paste"
 	StaleTarget          Code = "stale_target"
+	ForeignServer        Code = "foreign_server"
 
 	// Cursors that cannot be used: omit the cursor and start afresh.
 	CursorInvalid     Code = "cursor_invalid"
@@ -108,6 +109,7 @@ const (
 	OutputTooLarge Code = "output_too_large"
 	CLIFailed      Code = "cli_failed"
 	CLITimedOut    Code = "cli_timed_out"
+	Busy           Code = "busy"
 
 	// The tmx mcp launcher.
 	LauncherNotFound   Code = "launcher_not_found"
@@ -135,6 +137,7 @@ var table = map[Code]Info{
 	UnsupportedShell:     {UnsupportedShell, ExitUsage, "the pane's shell is one tmx run cannot frame (nushell, xonsh, elvish, csh...); use a pane running bash, zsh, fish or sh"},
 	UnbracketedPaste:     {UnbracketedPaste, ExitUsage, "a multi-line paste into a program that has not enabled bracketed paste would press Enter at each newline; pass --no-bracket to accept that"},
 	StaleTarget:          {StaleTarget, ExitUsage, "an id target (%N, @N, $N) was given for a server other than the one expected (it restarted, and ids begin again); list the objects again"},
+	ForeignServer:        {ForeignServer, ExitUsage, "tmx-mcp offers teardown by default only for the tmux server tmx started, and the server on the socket is another one"},
 
 	CursorInvalid:     {CursorInvalid, ExitUsage, "a since cursor is malformed, changed or forged; omit it to start afresh"},
 	CursorExpired:     {CursorExpired, ExitUsage, "a since cursor was signed by another key (another tmx-mcp process, or a restart); omit it to start afresh"},
@@ -158,6 +161,7 @@ var table = map[Code]Info{
 	OutputTooLarge: {OutputTooLarge, ExitFailure, "tmx-mcp: the CLI's output passed the byte cap, so it was not parsed"},
 	CLIFailed:      {CLIFailed, ExitFailure, "tmx-mcp: the tmx child failed without a structured error (killed, or crashed)"},
 	CLITimedOut:    {CLITimedOut, ExitFailure, "tmx-mcp: the tmx child ran past its deadline and was killed"},
+	Busy:           {Busy, ExitFailure, "tmx-mcp: too many tool calls are running and waiting; nothing was done, try again later"},
 
 	LauncherNotFound:   {LauncherNotFound, ExitNotFound, "tmx mcp: tmx-mcp was found neither beside tmx nor on PATH"},
 	LauncherExecFailed: {LauncherExecFailed, ExitCannotExec, "tmx mcp: tmx-mcp was found but could not be executed"},

@@ -6,15 +6,13 @@ package main
 import (
 	"context"
 	"os"
-	"os/signal"
-	"syscall"
 
 	"github.com/tmx-sh/tmx/internal/mcp"
 	"github.com/tmx-sh/tmx/internal/version"
 )
 
 func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, stop := mcp.SignalContext(context.Background())
 	defer stop()
 	os.Exit(mcp.Main(ctx, os.Args[1:], os.Environ(), os.Stdin, os.Stdout, os.Stderr, version.Version))
 }

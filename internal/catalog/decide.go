@@ -40,7 +40,8 @@ type Decision struct {
 // Decide chooses the socket (-L/-S, else TMX_SOCKET_NAME or
 // TMX_SOCKET_PATH, else tmx's own), checks whether a server runs on it,
 // selects the surface ([Select]; teardown is on by default only when
-// tmx-mcp will start the dedicated server itself), reads the limits, and
+// tmx-mcp will start the dedicated server itself, or the one that runs is
+// the generation tmx recorded when it started it), reads the limits, and
 // writes the tmux://capabilities document: server, socket, provenance,
 // selection, tools, limits, every surface tool's row, and what the surface
 // does not bound. It sends no tmux command. Errors: those of
@@ -64,18 +65,31 @@ func Decide(o DecideOptions) (*Decision, error) {
 		return nil, err
 	}
 	live := sock.Live(getenv)
-	surface, err := Select(lookup, sock.Source == "default" && !live)
+	// Teardown is offered by default on tmx's dedicated socket when the
+	// server there is tmx's own: none runs yet (tmx will start it), or the
+	// one that runs is the generation tmx recorded when it started it (a
+	// restarted host finds it). Each teardown call re-checks, since the
+	// server can change while tmx-mcp runs.
+	gen, tmxStarted := sock.TmxStarted(getenv)
+	surface, err := Select(lookup, sock.Source == "default" && (!live || tmxStarted))
 	if err != nil {
 		return nil, err
+	}
+	if live && tmxStarted && surface.TeardownByDefault {
+		surface.Reason = "default: inspect, manage, execute, and teardown because the dedicated server is the one tmx started"
 	}
 	limits := client.LimitsFromEnv(getenv, o.Warn)
 
 	provenance := "unknown"
-	if !live {
+	var generation *client.Generation
+	switch {
+	case !live:
 		provenance = "tmx-minimal"
 		if getenv("TMX_TMUX_CONFIG") != "" {
 			provenance = "tmx-config"
 		}
+	case tmxStarted:
+		provenance, generation = gen.ConfigProvenance, &gen
 	}
 	rows := []Capability{}
 	for _, t := range surface.Tools {
@@ -84,7 +98,8 @@ func Decide(o DecideOptions) (*Decision, error) {
 	doc := capabilitiesDoc{
 		Server: serverInfo{Name: "tmx-mcp", Title: "tmx", Version: o.Version},
 		Socket: sock, SocketPath: sock.PathIn(getenv), ServerRunningAtStart: live,
-		ConfigProvenance: provenance, Selection: surface, Tools: surface.Names(),
+		ConfigProvenance: provenance, ServerGeneration: generation, TeardownGuard: surface.TeardownByDefault,
+		Selection: surface, Tools: surface.Names(),
 		Limits: result.LimitsOf(limits), PollingFallback: getenv("TMX_ALLOW_POLLING_FALLBACK") == "1",
 		Rows: rows, Boundaries: Boundaries,
 	}
@@ -116,10 +131,16 @@ type capabilitiesDoc struct {
 	SocketPath           string        `json:"socket_path"`
 	ServerRunningAtStart bool          `json:"server_running_at_start"`
 	ConfigProvenance     string        `json:"config_provenance"`
-	Selection            *Surface      `json:"selection"`
-	Tools                []string      `json:"tools"`
-	Limits               result.Limits `json:"limits"`
-	PollingFallback      bool          `json:"polling_fallback"`
-	Rows                 []Capability  `json:"rows"`
-	Boundaries           []string      `json:"boundaries"`
+	// ServerGeneration is the server tmx started that was found running
+	// at startup, when it was.
+	ServerGeneration *client.Generation `json:"server_generation,omitempty"`
+	// TeardownGuard says that the teardown tools, offered by default,
+	// check at each call that the server is the one tmx started.
+	TeardownGuard   bool          `json:"teardown_guard"`
+	Selection       *Surface      `json:"selection"`
+	Tools           []string      `json:"tools"`
+	Limits          result.Limits `json:"limits"`
+	PollingFallback bool          `json:"polling_fallback"`
+	Rows            []Capability  `json:"rows"`
+	Boundaries      []string      `json:"boundaries"`
 }

@@ -40,6 +40,9 @@ func killCmd(env *Env) *cli.Command {
 			if err != nil {
 				return err
 			}
+			if err := cl.CheckTeardownGuard(snap.Server); err != nil {
+				return err
+			}
 			if level > r.Level {
 				return tmxerr.Errorf(tmxerr.InvalidArgument, "%s names a %s, not a %s", x.args[0], r.Level, level).
 					WithHint("name the %s itself (a %s id); kill never picks a session's or window's active pane for you", level, map[selector.Level]string{selector.LevelPane: "%N", selector.LevelWindow: "@N"}[level])

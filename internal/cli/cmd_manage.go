@@ -416,9 +416,10 @@ func envCmd(env *Env) *cli.Command {
 		Name:      "show",
 		Usage:     "print the environment tmux gives new panes",
 		UsageText: "env show [--global] [--reveal] [TARGET] [-- NAME...]",
-		Description: "Prints TARGET's session environment, or the global one. Values of names that look like\n" +
-			"credentials (TOKEN, SECRET, PASSWORD, KEY, ...) are withheld unless --reveal; their names are\n" +
-			"kept. Names after -- limit the list.\n\n" +
+		Description: "Prints TARGET's session environment, or the global one. Values that look like credentials,\n" +
+			"by their name (TOKEN, SECRET, PASSWORD, KEY, DB_PASS, ...) or by their form (a URL with a\n" +
+			"password, a webhook URL, a known token format), are withheld unless --reveal; their names are\n" +
+			"kept (the rules: docs/trust-model.md). Names after -- limit the list.\n\n" +
 			"Examples:\n   tmx env show work\n   tmx env show --global -- PATH",
 		Flags: []cli.Flag{
 			&cli.BoolFlag{Name: "global", Usage: "the global environment"},
@@ -559,13 +560,21 @@ func signalCmd(env *Env) *cli.Command {
 		Usage:     "send a signal to the program in a pane",
 		UsageText: "signal [--confirm] [--confirm-self] TARGET SIGNAL",
 		Description: "Sends SIGINT, SIGTERM, SIGKILL, SIGSTOP or SIGCONT to the pane terminal's foreground process\n" +
-			"group: the job its shell runs, or its program. SIGINT, SIGTERM and SIGKILL need --confirm.\n\n" +
+			"group: the job its shell runs, or its program. SIGINT, SIGTERM and SIGKILL need --confirm.\n" +
+			"The caller's own pane, and a window or session holding it (whichever pane is active), need\n" +
+			"--confirm-self.\n\n" +
 			"Examples:\n   tmx signal --confirm %3 SIGINT\n   tmx signal %3 SIGSTOP",
 		Category: catExecute,
 		Flags:    []cli.Flag{&cli.BoolFlag{Name: "confirm", Usage: "allow a signal that ends a process"}, confirmSelfFlag, jsonFlag()},
 		Action: action(env, func(x *call) error {
 			cl, snap, r, err := x.targetAnd(2, "a TARGET and a SIGNAL")
 			if err != nil {
+				return err
+			}
+			// A window or session holding the caller's pane is refused
+			// whichever pane is active, as for input: the signal would
+			// reach a pane the caller did not name (SPEC section 8).
+			if err := client.CheckCallerScope(r, snap.Caller, x.Bool("confirm-self")); err != nil {
 				return err
 			}
 			res, err := cl.SignalPane(snap, r.Pane, x.args[1], x.Bool("confirm"), x.Bool("confirm-self"))
@@ -592,6 +601,9 @@ func clearCmd(env *Env) *cli.Command {
 		Action: action(env, func(x *call) error {
 			cl, snap, r, err := x.onlyTarget()
 			if err != nil {
+				return err
+			}
+			if err := cl.CheckTeardownGuard(snap.Server); err != nil {
 				return err
 			}
 			res, err := cl.ClearHistory(x.ctx(), r.Pane, x.Bool("confirm"))

@@ -250,8 +250,9 @@ func waitForCmd(env *Env) *cli.Command {
 		Description: "The one wait that infers nothing: append \"; tmux wait-for -S NAME\" to a command you send,\n" +
 			"then wait on NAME. A signal sent while nobody waits is kept by tmux and ends the next wait at\n" +
 			"once. tmux also wakes waiters when its server exits; tmx checks, and says server_gone.\n" +
-			"A wait that timed out stays registered in tmux (3.2 to 3.5) until the channel's next signal,\n" +
-			"which it takes: use a new channel name for each command.\n" +
+			"tmux keeps the waiter of a wait that ends unsignalled (timed out, interrupted) until the channel's\n" +
+			"next signal, which it would take, so tmx then releases it with a signal on the channel; that also\n" +
+			"wakes anyone else waiting on it at that moment: use a new channel name for each command.\n" +
 			"Exit: 0 signalled, 124 timed_out, 1 server_gone.\n\n" +
 			"Examples:\n   tmx type --enter work -- 'make; tmux wait-for -S built'\n   tmx wait-for --timeout 600 built",
 		Category: catManage,

@@ -289,19 +289,23 @@ func TestRunRefusesCallerPane(t *testing.T) {
 		t.Errorf("run into the caller's pane by id: %s", code)
 	}
 
-	// The caller's window and session are refused for input even while a
-	// sibling is active (focus could move before the input lands); the
-	// sibling itself, named, is not.
+	// The caller's window and session are refused for input and signals
+	// even while a sibling is active (focus could move before the input
+	// lands, and signal would reach the sibling); the sibling itself,
+	// named, is not.
 	sib := srv.Tmux("split-window", "-d", "-P", "-F", "#{pane_id}", "-t", pane)
 	srv.Tmux("select-pane", "-t", sib)
 	for _, target := range []string{"s", "s:0"} {
-		for _, args := range [][]string{{"run", target, "--", "true"}, {"send", target, "a"}, {"type", target, "--", "a"}} {
+		for _, args := range [][]string{{"run", target, "--", "true"}, {"send", target, "a"}, {"type", target, "--", "a"},
+			{"signal", target, "SIGCONT"}, {"signal", "--confirm", target, "SIGINT"}} {
 			if code, _ := mustFail(t, srv, 2, args...); code != tmxerr.CallerPane {
 				t.Errorf("%v: %s", args, code)
 			}
 		}
 		mustJSON(t, srv, 0, "send", "--confirm-self", target, "C-u")
+		mustJSON(t, srv, 0, "signal", "--confirm-self", target, "SIGCONT")
 	}
+	mustJSON(t, srv, 0, "signal", sib, "SIGCONT")
 	r := tmx(t, srv, `[{"target":"s","keys":["a"]}]`, "--json", "send", "--batch")
 	if code, _, _ := r.errDoc(t); code != tmxerr.CallerPane {
 		t.Errorf("send --batch to the caller's session: %s", code)

@@ -71,16 +71,28 @@ func digestOf(v any) digest {
 // maxAuditString bounds other strings in the record.
 const maxAuditString = 200
 
-// redact returns the arguments for the audit record: the values of
-// catalog.RedactedKeys replaced by digests (an environment given as an
-// object keeps its names, each value digested), other long strings and
-// names cut, long arrays shortened. The record's size stays bounded
-// whatever a client sends: it is written before the arguments are checked.
-func redact(args map[string]any) map[string]any {
+// auditDigested are the argument names whose values the record replaces
+// by digests: catalog.RedactedKeys (the payloads and what reaches a
+// pane's environment) and the patterns a wait or a search matches, which
+// are as much the caller's text as text is.
+var auditDigested = slices.Concat(catalog.RedactedKeys, []string{"regex", "stop", "pattern"})
+
+// redact returns the arguments of a call of tool for the audit record:
+// the values of auditDigested replaced by digests (an environment given as
+// an object keeps its names, each value digested), and so the value of
+// every name the tool does not take (a misspelt "Command" is the command
+// all the same; for an unknown tool, tool is nil and every value is
+// digested); other long strings and names cut, long arrays shortened.
+// The entries of a batch's operations are redacted as the arguments of
+// the tools they call. The record's size stays bounded whatever a client
+// sends: it is written before the arguments are checked.
+func redact(tool *catalog.Tool, args map[string]any) map[string]any {
 	out := make(map[string]any, len(args))
 	for k, v := range args {
 		name := cut(k)
 		switch {
+		case !hasArg(tool, k):
+			out[name] = digestOf(v)
 		case k == "environment":
 			if m, ok := v.(map[string]any); ok {
 				env := map[string]any{}
@@ -91,13 +103,32 @@ func redact(args map[string]any) map[string]any {
 			} else {
 				out[name] = digestOf(v)
 			}
-		case slices.Contains(catalog.RedactedKeys, k):
-			out[name] = digestOf(v)
+		case slices.Contains(auditDigested, k):
+			if b, ok := v.(bool); ok {
+				out[name] = b // search_panes's regex is a switch, not a pattern
+			} else {
+				out[name] = digestOf(v)
+			}
+		case k == "operations":
+			out[name] = redactOperations(tool, v)
 		default:
 			out[name] = redactValue(v)
 		}
 	}
 	return out
+}
+
+// hasArg reports whether tool has an argument called name.
+func hasArg(tool *catalog.Tool, name string) bool {
+	if tool == nil {
+		return false
+	}
+	for _, p := range tool.Params {
+		if p.Name == name {
+			return true
+		}
+	}
+	return false
 }
 
 // maxAuditItems is how many entries of an array the record keeps.
@@ -106,24 +137,69 @@ const maxAuditItems = catalog.MaxItems
 // cut shortens s to maxAuditString bytes.
 func cut(s string) string { return clip.String(s, maxAuditString) }
 
-// redactValue redacts inside the entries of a batch's operations (their
-// keys and arguments) and cuts long strings.
+// redactValue cuts long strings and shortens long arrays of a value the
+// tool takes; an object in it, whose members the tool does not name, is
+// digested whole.
 func redactValue(v any) any {
 	switch v := v.(type) {
 	case string:
 		return cut(v)
 	case map[string]any:
-		return redact(v)
+		return digestOf(v)
 	case []any:
-		n := min(len(v), maxAuditItems)
-		out := make([]any, n, n+1)
-		for i := range n {
-			out[i] = redactValue(v[i])
-		}
-		if len(v) > n {
-			out = append(out, fmt.Sprintf("… %d more", len(v)-n))
-		}
-		return out
+		return shorten(v, redactValue)
 	}
 	return v
+}
+
+func shorten(v []any, each func(any) any) []any {
+	n := min(len(v), maxAuditItems)
+	out := make([]any, n, n+1)
+	for i := range n {
+		out[i] = each(v[i])
+	}
+	if len(v) > n {
+		out = append(out, fmt.Sprintf("… %d more", len(v)-n))
+	}
+	return out
+}
+
+// redactOperations redacts the entries of a batch tool's operations:
+// {tool, arguments} of call_read_tools_batch, the arguments redacted as
+// that tool's (a tool the batch may not call is unknown: all digested),
+// and {target, keys} of send_keys_batch. Any other member is digested.
+func redactOperations(batchTool *catalog.Tool, v any) any {
+	ops, ok := v.([]any)
+	if !ok {
+		return digestOf(v)
+	}
+	return shorten(ops, func(op any) any {
+		m, ok := op.(map[string]any)
+		if !ok {
+			return digestOf(op)
+		}
+		name, _ := m["tool"].(string)
+		var nested *catalog.Tool
+		if t, ok := catalog.Lookup(name); ok && slices.Contains(batchTool.Nested, name) {
+			nested = t
+		}
+		out := make(map[string]any, len(m))
+		for k, val := range m {
+			switch {
+			case k == "tool":
+				out[k] = redactValue(val)
+			case k == "arguments":
+				if args, ok := val.(map[string]any); ok {
+					out[k] = redact(nested, args)
+				} else {
+					out[k] = digestOf(val)
+				}
+			case k == "target":
+				out[k] = redactValue(val)
+			default:
+				out[cut(k)] = digestOf(val)
+			}
+		}
+		return out
+	})
 }

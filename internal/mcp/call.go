@@ -4,13 +4,15 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
+	"io"
 	"maps"
+	"os"
 	"os/exec"
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 	"unicode"
@@ -20,6 +22,7 @@ import (
 	"github.com/tidwall/gjson"
 
 	"github.com/tmx-sh/tmx/internal/catalog"
+	"github.com/tmx-sh/tmx/internal/childproc"
 	"github.com/tmx-sh/tmx/internal/clip"
 	"github.com/tmx-sh/tmx/internal/result"
 	"github.com/tmx-sh/tmx/internal/suggest"
@@ -33,58 +36,62 @@ const (
 	maxStderr = 64 << 10
 )
 
-// callTool runs one tools/call. Protocol faults (unknown tool, arguments
-// that are not an object) are JSON-RPC errors; everything else is a result,
-// with isError for failures.
-func (s *Server) callTool(ctx context.Context, conn *jsonrpc2.Conn, req *jsonrpc2.Request) (any, *jsonrpc2.Error) {
+// callTool runs one tools/call and returns its encoded result. Protocol
+// faults (params that are not an object, an unknown tool, arguments that
+// are not an object, a progress token that is neither a string nor an
+// integer) are JSON-RPC errors; everything else is a result, with isError
+// for failures. It returns neither when the call was cancelled: a
+// cancelled request gets no reply.
+func (s *Server) callTool(ctx context.Context, msg *Message, p *params) ([]byte, *rpcErr) {
 	began := time.Now()
-	var p callParams
-	if err := unmarshalParams(req, &p); err != nil {
-		// Still a call: it gets its record, under the name sent if any.
-		var name string
-		json.Unmarshal(paramField(req, "name"), &name)
-		s.audit.write(auditRecord{Tool: name, RequestID: s.clientID(req.ID), Outcome: "refused", ErrorCode: "invalid_params",
-			DurationMS: time.Since(began).Milliseconds()})
-		return nil, err
-	}
-	rec := auditRecord{Tool: p.Name, RequestID: s.clientID(req.ID)}
+	var name string
+	nameErr := json.Unmarshal(p.Name, &name)
+	rec := auditRecord{Tool: cut(name), RequestID: msg.ClientID}
 	finish := func(outcome, code string) {
 		rec.Outcome, rec.ErrorCode, rec.DurationMS = outcome, code, time.Since(began).Milliseconds()
 		s.audit.write(rec)
 	}
-	args := bytes.TrimSpace(p.Arguments)
-	if len(args) == 0 || string(args) == "null" {
-		args = []byte("{}")
+	tool := s.tools[name]
+	var obj map[string]any
+	switch a := p.Arguments.(type) {
+	case nil:
+		obj = map[string]any{}
+	case map[string]any:
+		obj = a
 	}
-	if !utf8.Valid(args) {
-		finish("refused", "invalid_params")
-		return nil, rpcError(jsonrpc2.CodeInvalidParams, "arguments are not valid UTF-8")
+	if obj != nil {
+		rec.Arguments = redact(tool, obj)
+	} else {
+		rec.Arguments = map[string]any{"arguments": digestOf(p.Arguments)}
 	}
-	var generic any
-	if err := json.Unmarshal(args, &generic); err != nil {
-		finish("refused", "invalid_params")
-		return nil, rpcError(jsonrpc2.CodeInvalidParams, "arguments are not JSON: %v", err)
+	refuse := func(code string, err *rpcErr) ([]byte, *rpcErr) {
+		finish("refused", code)
+		return nil, err
 	}
-	obj, isObj := generic.(map[string]any)
-	if !isObj {
-		finish("refused", "invalid_params")
-		return nil, rpcError(jsonrpc2.CodeInvalidParams, "arguments must be an object")
+	switch {
+	case !hasParams(msg):
+		return refuse("invalid_params", rpcError(jsonrpc2.CodeInvalidParams, "tools/call needs params"))
+	case nameErr != nil:
+		return refuse("invalid_params", rpcError(jsonrpc2.CodeInvalidParams, "tools/call needs params.name, a string naming the tool"))
+	case obj == nil:
+		return refuse("invalid_params", rpcError(jsonrpc2.CodeInvalidParams, "arguments must be an object"))
 	}
-	rec.Arguments = redact(obj)
-	tool, ok := s.tools[p.Name]
-	if !ok {
-		finish("refused", "unknown_tool")
-		if near := suggest.Closest(p.Name, s.cfg.Surface.Names()); near != "" {
-			return nil, rpcError(jsonrpc2.CodeInvalidParams, "unknown tool: %q; did you mean %s?", clip.String(p.Name, 64), near)
+	token, terr := progressToken(p.Meta["progressToken"])
+	if terr != nil {
+		return refuse("invalid_params", terr)
+	}
+	if tool == nil {
+		if near := suggest.Closest(name, s.cfg.Surface.Names()); near != "" {
+			return refuse("unknown_tool", rpcError(jsonrpc2.CodeInvalidParams, "unknown tool: %q; did you mean %s?", clip.String(name, 64), near))
 		}
-		return nil, rpcError(jsonrpc2.CodeInvalidParams, "unknown tool: %q (list the tools with tools/list)", clip.String(p.Name, 64))
+		return refuse("unknown_tool", rpcError(jsonrpc2.CodeInvalidParams, "unknown tool: %q (list the tools with tools/list)", clip.String(name, 64)))
 	}
 
 	var o outcome
 	if len(tool.Nested) > 0 {
 		o = s.runBatch(ctx, tool, obj)
 	} else {
-		o = s.runTool(ctx, conn, tool, obj, p.Meta.ProgressToken)
+		o = s.runTool(ctx, tool, obj, token)
 	}
 	switch {
 	case o.cancelled:
@@ -92,10 +99,61 @@ func (s *Server) callTool(ctx context.Context, conn *jsonrpc2.Conn, req *jsonrpc
 		return nil, nil // the caller skips the reply
 	case o.code != "":
 		finish("error", string(o.code))
-		return errorResult(string(o.code), o.message, o.hint), nil
+		b, err := encodeJSON(errorResult(string(o.code), o.message, o.hint))
+		return b, internalErr(err)
 	}
 	finish("ok", "")
 	return successResult(o.doc), nil
+}
+
+// errorResult is a tool failure: a result with isError and text that names
+// the recovery. Control characters in the message and hint, which quote
+// tmux and through it panes and callers, are escaped.
+func errorResult(code, message, hint string) callResult {
+	text := "error " + code + ": " + escapeControls(message)
+	if hint != "" {
+		text += "\nhint: " + escapeControls(hint)
+	}
+	return callResult{Content: []content{{Type: "text", Text: text}}, IsError: true}
+}
+
+// successResult encodes the result of a call whose tmx child printed doc,
+// its JSON document: doc as structuredContent, and the same JSON as text
+// (MCP 2025-06-18, structured content: a tool returning structured content
+// SHOULD also return it serialised in a TextContent block). doc goes in as
+// it is, compacted only if it spans lines, and the text is encoded once
+// without HTML escaping, so pane text keeps its <, > and &.
+func successResult(doc []byte) []byte {
+	if bytes.ContainsAny(doc, "\r\n") {
+		var c bytes.Buffer
+		if json.Compact(&c, doc) == nil {
+			doc = c.Bytes()
+		}
+	}
+	text, _ := encodeJSON(string(doc))
+	return slices.Concat([]byte(`{"content":[{"type":"text","text":`), text, []byte(`}],"structuredContent":`), doc, []byte(`,"isError":false}`))
+}
+
+// maxProgressToken bounds a progress token, in bytes of its JSON text: the
+// token is echoed in every notification of the call.
+const maxProgressToken = 256
+
+// progressToken checks _meta.progressToken: absent or null means none; a
+// string or an integer of at most maxProgressToken bytes is the token
+// (ProgressToken is string | number, MCP 2024-11-05 onwards; tmx-mcp takes
+// integers, not fractions); anything else is -32602.
+func progressToken(raw json.RawMessage) (json.RawMessage, *rpcErr) {
+	raw = bytes.TrimSpace(raw)
+	if len(raw) == 0 || string(raw) == "null" {
+		return nil, nil
+	}
+	if len(raw) > maxProgressToken {
+		return nil, rpcError(jsonrpc2.CodeInvalidParams, "_meta.progressToken is %d bytes; at most %d", len(raw), maxProgressToken)
+	}
+	if _, ok := idKey(raw); !ok {
+		return nil, rpcError(jsonrpc2.CodeInvalidParams, "_meta.progressToken must be a string or an integer")
+	}
+	return raw, nil
 }
 
 // outcome is one tool run: its document, or an error code, message and
@@ -130,13 +188,20 @@ func (s *Server) prepare(tool *catalog.Tool, obj map[string]any) (catalog.Args, 
 }
 
 // runTool checks a tool's arguments (obj, the decoded arguments object)
-// and runs its tmx command.
-func (s *Server) runTool(ctx context.Context, conn *jsonrpc2.Conn, tool *catalog.Tool, obj map[string]any, progressToken json.RawMessage) outcome {
+// and runs its tmx command once a slot is free (see [Server.acquire]).
+// The deadline starts with the child, so time spent queued is not held
+// against it.
+func (s *Server) runTool(ctx context.Context, tool *catalog.Tool, obj map[string]any, progressToken json.RawMessage) outcome {
 	a, argv, stdin, err := s.prepare(tool, obj)
 	if err != nil {
 		te := tmxerr.As(err)
 		return failed(te.Code, te.Message, te.Hint)
 	}
+	release, o := s.acquire(ctx)
+	if release == nil {
+		return o
+	}
+	defer release()
 
 	deadline := s.cfg.CallDeadline
 	if tool.Waits {
@@ -146,36 +211,36 @@ func (s *Server) runTool(ctx context.Context, conn *jsonrpc2.Conn, tool *catalog
 	defer cancel()
 
 	var stopProgress func()
-	if tool.Waits && len(progressToken) > 0 && conn != nil {
-		stopProgress = s.progress(cctx, conn, progressToken, tool, a)
+	if tool.Waits && len(progressToken) > 0 {
+		stopProgress = s.progress(cctx, progressToken, tool, a)
 	}
-	var out cliOutput
-	select {
-	case s.sem <- struct{}{}:
-		out = s.runCLI(cctx, argv, stdin)
-		<-s.sem
-	case <-cctx.Done():
-		out.timedOut = errors.Is(cctx.Err(), context.DeadlineExceeded)
+	var env []string
+	if s.cfg.TeardownGuard != "" && tool.Toolset == catalog.Teardown && !slices.Contains(s.cfg.Surface.Added, tool.Name) {
+		env = []string{s.cfg.TeardownGuard}
 	}
+	out := s.runCLI(cctx, argv, stdin, env)
 	if stopProgress != nil {
 		stopProgress()
 	}
 
+	// A complete document is the child's result, whatever else happened:
+	// tmx prints it last, when its work is done, so a child killed at the
+	// deadline after printing it (or one whose exit the deadline beat)
+	// still reports what it did. tmx run exits with the command's own
+	// status and prints its document.
+	doc := bytes.TrimSpace(out.stdout)
+	complete := !out.stdoutOver && len(doc) > 0 && gjson.ValidBytes(doc) && gjson.ParseBytes(doc).IsObject() && gjson.GetBytes(doc, "schema_version").Exists()
 	switch {
 	case ctx.Err() != nil:
 		return outcome{cancelled: true}
-	case out.timedOut:
+	case complete:
+		return outcome{doc: doc}
+	case out.killed:
 		return failed(tmxerr.CLITimedOut, fmt.Sprintf("tmx %s did not finish within %v and was killed", argv[0], deadline), "try again; if it hangs again, check the server with get_server_info")
 	case out.stdoutOver:
 		return failed(tmxerr.OutputTooLarge, fmt.Sprintf("the result of tmx %s passed %d bytes", argv[0], maxStdout), "ask for less: lower max_lines or max_bytes, or name one pane")
-	}
-	if doc := bytes.TrimSpace(out.stdout); len(doc) > 0 {
-		if !gjson.ValidBytes(doc) || !gjson.ParseBytes(doc).IsObject() || !gjson.GetBytes(doc, "schema_version").Exists() {
-			return failed(tmxerr.CLIFailed, "tmx printed something that is not its JSON document", "")
-		}
-		// A document is a result, whatever the exit status: tmx run exits
-		// with the command's own status and prints its document.
-		return outcome{doc: doc}
+	case len(doc) > 0:
+		return failed(tmxerr.CLIFailed, "tmx printed something that is not its JSON document", "")
 	}
 	// The error document is stderr's last line.
 	if e := gjson.Get(lastLine(strings.TrimSpace(string(out.stderr))), "error"); e.IsObject() {
@@ -187,6 +252,32 @@ func (s *Server) runTool(ctx context.Context, conn *jsonrpc2.Conn, tool *catalog
 		msg += ": " + lastLine(tail)
 	}
 	return failed(tmxerr.CLIFailed, msg, "")
+}
+
+// acquire waits for one of the MaxConcurrent slots a tmx child needs. A
+// call finds one free, or waits in a queue of at most MaxQueued calls;
+// past that it fails at once with busy rather than wait without bound.
+// It returns the function that frees the slot, or, without one, the
+// outcome of a call that got none (busy, or cancelled while queued).
+func (s *Server) acquire(ctx context.Context) (func(), outcome) {
+	release := func() { <-s.sem }
+	select {
+	case s.sem <- struct{}{}:
+		return release, outcome{}
+	default:
+	}
+	if s.queued.Add(1) > int64(s.cfg.MaxQueued) {
+		s.queued.Add(-1)
+		return nil, failed(tmxerr.Busy, fmt.Sprintf("tmx-mcp is running %d tool calls and has %d more waiting, its limits", s.cfg.MaxConcurrent, s.cfg.MaxQueued),
+			"nothing was done; try again once some of your calls have returned")
+	}
+	defer s.queued.Add(-1)
+	select {
+	case s.sem <- struct{}{}:
+		return release, outcome{}
+	case <-ctx.Done():
+		return nil, outcome{cancelled: true}
+	}
 }
 
 // runBatch runs call_read_tools_batch: every operation's arguments are
@@ -220,10 +311,10 @@ func (s *Server) runBatch(ctx context.Context, tool *catalog.Tool, obj map[strin
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			o := s.runTool(ctx, nil, nested, args, nil)
+			o := s.runTool(ctx, nested, args, nil)
 			if o.code != "" {
 				items[i].IsError = true
-				items[i].Error = &result.BatchError{Code: string(o.code), Message: o.message, Hint: o.hint}
+				items[i].Error = &result.BatchError{Code: string(o.code), Message: escapeControls(o.message), Hint: escapeControls(o.hint)}
 				return
 			}
 			if err := json.Unmarshal(o.doc, &items[i].Result); err != nil {
@@ -353,28 +444,55 @@ const maxSchemaMessage = 1024
 // value, which may be a megabyte long or carry a terminal escape sequence,
 // and neither should come back whole in the error.
 func schemaMessage(err error) string {
-	var b strings.Builder
-	for _, r := range err.Error() {
-		if b.Len() >= maxSchemaMessage {
-			b.WriteString("…")
+	msg := err.Error()
+	if len(msg) > maxSchemaMessage {
+		msg = clip.String(msg, maxSchemaMessage)
+	}
+	return escapeControls(msg)
+}
+
+// escapeControls writes the control characters of s (C0, DEL, C1) as \xHH
+// or \uHHHH, and so the bidirectional overrides and isolates (U+202A to
+// U+202E, U+2066 to U+2069) that reorder text on screen: tool error text
+// quotes tmux, which quotes what a pane or a caller gave it, and a model or
+// a terminal showing the error must not receive escape sequences from it.
+func escapeControls(s string) string {
+	clean := true
+	for _, r := range s {
+		if isEscaped(r) {
+			clean = false
 			break
 		}
+	}
+	if clean {
+		return s
+	}
+	var b strings.Builder
+	for _, r := range s {
 		switch {
-		case r < 0x100 && unicode.IsControl(r):
-			fmt.Fprintf(&b, "\\x%02x", r)
-		case unicode.IsControl(r):
-			fmt.Fprintf(&b, "\\u%04x", r)
-		default:
+		case !isEscaped(r):
 			b.WriteRune(r)
+		case r < 0x100:
+			fmt.Fprintf(&b, "\\x%02x", r)
+		default:
+			fmt.Fprintf(&b, "\\u%04x", r)
 		}
 	}
 	return b.String()
 }
 
+func isEscaped(r rune) bool {
+	return unicode.IsControl(r) || r >= 0x202a && r <= 0x202e || r >= 0x2066 && r <= 0x2069
+}
+
+// cliOutput is what a tmx child left: the first maxStdout bytes of its
+// stdout (stdoutOver when it wrote more), the last maxStderr bytes of its
+// stderr, whether it was killed (the deadline passed, or the call was
+// cancelled, before it exited), and Wait's error.
 type cliOutput struct {
 	stdout, stderr []byte
 	stdoutOver     bool
-	timedOut       bool
+	killed         bool
 	err            error
 }
 
@@ -384,21 +502,64 @@ type cliOutput struct {
 // while it attaches (client.controlLock).
 const killGrace = time.Second
 
-// runCLI runs tmx with argv after the frozen global flags: never through a
-// shell, payload on stdin (so it is not in ps), in its own process group so
-// that cancellation ends it and anything it started: SIGTERM to the group,
-// then SIGKILL after killGrace.
-func (s *Server) runCLI(ctx context.Context, argv []string, stdin string) cliOutput {
+// runCLI runs tmx with argv after the frozen global flags, with extra
+// added to its environment: never through a shell, payload on stdin (so it
+// is not in ps), in its own process group so that cancellation ends it and
+// anything it started: SIGTERM to the group, then SIGKILL after killGrace.
+//
+// The child's stdin, stdout and stderr are files (memory files on Linux,
+// see newCapture), not pipes: a pipe needs a goroutine of tmx-mcp to copy
+// it, and os/exec gives that copy only WaitDelay after the child exits, so
+// under load (thousands of calls on two CPUs) a child that had finished
+// and printed its document was reported as failed with "WaitDelay expired
+// before I/O complete". With files, the output is complete when the child
+// has exited, and is read then. WaitDelay then bounds only the wait for a
+// child that ignores cancellation.
+//
+// The child is tied to tmx-mcp's life (package childproc): if tmx-mcp dies,
+// even by SIGKILL, it gets SIGTERM, ends its waits and detaches its tmux
+// clients, which are tied to it in turn.
+func (s *Server) runCLI(ctx context.Context, argv []string, stdin string, extra []string) cliOutput {
+	var out cliOutput
+	stdoutF, err := newCapture("tmx-stdout")
+	if err != nil {
+		out.err = err
+		return out
+	}
+	defer stdoutF.Close()
+	stderrF, err := newCapture("tmx-stderr")
+	if err != nil {
+		out.err = err
+		return out
+	}
+	defer stderrF.Close()
 	args := append(append([]string{}, s.cfg.GlobalArgs...), argv...)
 	cmd := exec.CommandContext(ctx, s.cfg.CLI, args...)
 	cmd.Env = s.cfg.Env
-	cmd.Stdin = strings.NewReader(stdin)
-	stdout := &cappedBuffer{max: maxStdout}
-	stderr := &cappedBuffer{max: maxStderr}
-	cmd.Stdout, cmd.Stderr = stdout, stderr
+	if len(extra) > 0 {
+		cmd.Env = append(slices.Clip(cmd.Env), extra...)
+	}
+	if stdin != "" {
+		in, err := newCapture("tmx-stdin")
+		if err == nil {
+			_, err = in.WriteString(stdin)
+		}
+		if err == nil {
+			_, err = in.Seek(0, io.SeekStart)
+		}
+		if err != nil {
+			out.err = err
+			return out
+		}
+		defer in.Close()
+		cmd.Stdin = in
+	}
+	cmd.Stdout, cmd.Stderr = stdoutF, stderrF
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	exited := make(chan struct{})
+	var killed atomic.Bool
 	cmd.Cancel = func() error {
+		killed.Store(true)
 		pid := cmd.Process.Pid
 		syscall.Kill(-pid, syscall.SIGTERM)
 		go func() {
@@ -411,31 +572,38 @@ func (s *Server) runCLI(ctx context.Context, argv []string, stdin string) cliOut
 		return nil
 	}
 	cmd.WaitDelay = killGrace + time.Second
-	err := cmd.Run()
+	out.err = childproc.Run(cmd, syscall.SIGTERM)
 	close(exited)
-	return cliOutput{
-		stdout: stdout.buf.Bytes(), stderr: stderr.buf.Bytes(), stdoutOver: stdout.over,
-		timedOut: errors.Is(ctx.Err(), context.DeadlineExceeded), err: err,
-	}
+	out.killed = killed.Load()
+	out.stdout, out.stdoutOver = readHead(stdoutF, maxStdout)
+	out.stderr = readTail(stderrF, maxStderr)
+	return out
 }
 
-// cappedBuffer keeps the first max bytes and notes that more came; it never
-// blocks the child.
-type cappedBuffer struct {
-	buf  bytes.Buffer
-	max  int
-	over bool
+// readHead returns the first max bytes of f, and whether it holds more.
+func readHead(f *os.File, max int) ([]byte, bool) {
+	size := fileSize(f)
+	n := min(size, int64(max))
+	b := make([]byte, n)
+	m, _ := f.ReadAt(b, 0)
+	return b[:m], size > int64(max)
 }
 
-func (b *cappedBuffer) Write(p []byte) (int, error) {
-	if room := b.max - b.buf.Len(); room < len(p) {
-		b.over = true
-		if room > 0 {
-			b.buf.Write(p[:room])
-		}
-		return len(p), nil
+// readTail returns the last max bytes of f.
+func readTail(f *os.File, max int) []byte {
+	size := fileSize(f)
+	n := min(size, int64(max))
+	b := make([]byte, n)
+	m, _ := f.ReadAt(b, size-n)
+	return b[:m]
+}
+
+func fileSize(f *os.File) int64 {
+	st, err := f.Stat()
+	if err != nil {
+		return 0
 	}
-	return b.buf.Write(p)
+	return st.Size()
 }
 
 func lastLine(s string) string {
@@ -443,12 +611,4 @@ func lastLine(s string) string {
 		return s[i+1:]
 	}
 	return s
-}
-
-func (s *Server) clientID(id jsonrpc2.ID) json.RawMessage {
-	if raw, ok := s.stream.ClientID(id); ok {
-		return raw
-	}
-	b, _ := json.Marshal(id)
-	return b
 }

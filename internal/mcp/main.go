@@ -7,9 +7,11 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"os/signal"
 	"path/filepath"
 	"strconv"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/tmx-sh/tmx/client"
@@ -33,8 +35,8 @@ TMX_SOCKET_PATH, else tmx's own server (tmux -L tmx). --schema, --skill,
 
 Environment:
   TMX_TOOLSETS        toolsets to serve: inspect, manage, execute, teardown, all
-                      (default inspect,manage,execute; plus teardown when tmx-mcp
-                      will start tmx's own server itself)
+                      (default inspect,manage,execute; plus teardown when the
+                      server is tmx's own: none runs yet, or the one tmx started)
   TMX_TOOLS           tools to add by name
   TMX_EXCLUDE_TOOLS   tools to remove by name (wins over everything)
   TMX_AUDIT           a file to append the audit trail to (default stderr)
@@ -48,6 +50,21 @@ Register with Claude Code:  claude mcp add tmx -- tmx mcp
 Toolsets choose what is offered; they are not a sandbox: execute tools run
 commands with your authority.
 `
+
+// ShutdownSignals end tmx-mcp the way stdin EOF does: SIGINT, SIGTERM
+// (what MCP hosts send after closing stdin, MCP 2025-11-25 lifecycle), and
+// SIGHUP, which tmx-mcp gets when the terminal it runs in goes away (a
+// closed tmux pane). Each one cancels the calls in flight, reaps and audits
+// their children, and ends Main. (SIGKILL cannot be caught; the children
+// are tied to tmx-mcp's life for that, see package childproc.)
+var ShutdownSignals = []os.Signal{os.Interrupt, syscall.SIGTERM, syscall.SIGHUP}
+
+// SignalContext returns a context cancelled by the first of
+// [ShutdownSignals], for [Main]. Its stop function restores the default
+// handling.
+func SignalContext(parent context.Context) (context.Context, context.CancelFunc) {
+	return signal.NotifyContext(parent, ShutdownSignals...)
+}
 
 // Main runs tmx-mcp with args (without the program name) and returns the
 // exit status.
@@ -159,6 +176,9 @@ func Startup(o StartupOptions) (*Started, error) {
 		CallDeadline: callDeadline(d.Getenv, o.Warn), Capabilities: d.Capabilities}
 	cli, cliErr := findCLI(d.Getenv)
 	cfg.CLI = cli
+	if d.Surface.TeardownByDefault {
+		cfg.TeardownGuard = client.TeardownGuardEnv + "=1"
+	}
 	return &Started{Config: cfg, CLIError: cliErr, getenv: d.Getenv}, nil
 }
 

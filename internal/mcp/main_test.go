@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"os"
 	"os/exec"
@@ -34,7 +35,12 @@ func TestMain(m *testing.M) {
 				env = append(env, kv)
 			}
 		}
-		os.Exit(mcp.Main(context.Background(), os.Args[1:], env, os.Stdin, os.Stdout, os.Stderr, "test"))
+		// The signal handling of cmd/tmx-mcp, so that fault tests can
+		// send signals to a real tmx-mcp.
+		ctx, stop := mcp.SignalContext(context.Background())
+		code := mcp.Main(ctx, os.Args[1:], env, os.Stdin, os.Stdout, os.Stderr, "test")
+		stop()
+		os.Exit(code)
 	}
 	os.Exit(m.Run())
 }
@@ -69,6 +75,7 @@ type proc struct {
 	lines  chan string
 	stderr *lockedBuffer
 	done   chan struct{}
+	seq    int
 }
 
 type lockedBuffer struct {
@@ -90,7 +97,20 @@ func (l *lockedBuffer) String() string {
 
 func startRaw(t *testing.T, srv *tmuxtest.Server, env ...string) *proc {
 	t.Helper()
-	cmd := serverCmd(srv, env...)
+	return startRawCmd(t, serverCmd(srv, env...))
+}
+
+// startRawEnv starts tmx-mcp with exactly env (plus what makes the test
+// binary tmx-mcp).
+func startRawEnv(t *testing.T, env []string) *proc {
+	t.Helper()
+	cmd := exec.Command(os.Args[0])
+	cmd.Env = append(append([]string{}, env...), "TMX_TEST_MAIN=tmx-mcp")
+	return startRawCmd(t, cmd)
+}
+
+func startRawCmd(t *testing.T, cmd *exec.Cmd) *proc {
+	t.Helper()
 	stdin, _ := cmd.StdinPipe()
 	stdout, _ := cmd.StdoutPipe()
 	p := &proc{t: t, cmd: cmd, stdin: stdin, lines: make(chan string, 100), stderr: &lockedBuffer{}, done: make(chan struct{})}
@@ -172,4 +192,40 @@ func (p *proc) expectSilence(d time.Duration) {
 		p.t.Fatalf("unexpected output: %q", line)
 	case <-time.After(d):
 	}
+}
+
+// call calls tool with args (a JSON object) and returns its document, or
+// nil for a tool error.
+func (p *proc) call(tool, args string) map[string]any {
+	p.t.Helper()
+	res := p.callResult(tool, args)
+	if res["isError"] == true {
+		p.t.Logf("%s: %s", tool, textOf(res))
+		return nil
+	}
+	doc, _ := res["structuredContent"].(map[string]any)
+	return doc
+}
+
+// callError calls tool with args and returns the text of its tool error
+// ("" if it succeeded).
+func (p *proc) callError(tool, args string) string {
+	p.t.Helper()
+	res := p.callResult(tool, args)
+	if res["isError"] != true {
+		return ""
+	}
+	return textOf(res)
+}
+
+func (p *proc) callResult(tool, args string) map[string]any {
+	p.t.Helper()
+	p.seq++
+	p.send(fmt.Sprintf(`{"jsonrpc":"2.0","id":"c%d","method":"tools/call","params":{"name":%q,"arguments":%s}}`, p.seq, tool, args))
+	r := p.recv()
+	res, _ := r["result"].(map[string]any)
+	if res == nil {
+		p.t.Fatalf("%s: %v", tool, r)
+	}
+	return res
 }

@@ -8,8 +8,6 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/sourcegraph/jsonrpc2"
-
 	"github.com/tmx-sh/tmx/internal/catalog"
 )
 
@@ -32,7 +30,7 @@ const progressEvery = time.Second
 // (MCP 2024-11-05 progress; message since 2025-03-26). progress is the
 // elapsed seconds, total the effective timeout; both only grow. It returns
 // a function that stops it; no notification follows that call.
-func (s *Server) progress(ctx context.Context, conn *jsonrpc2.Conn, token json.RawMessage, tool *catalog.Tool, a catalog.Args) func() {
+func (s *Server) progress(ctx context.Context, token json.RawMessage, tool *catalog.Tool, a catalog.Args) func() {
 	total := s.waitTimeout(a).Seconds()
 	stop := make(chan struct{})
 	done := make(chan struct{})
@@ -54,7 +52,7 @@ func (s *Server) progress(ctx context.Context, conn *jsonrpc2.Conn, token json.R
 					continue
 				}
 				last = elapsed
-				conn.Notify(ctx, "notifications/progress", progressParams{
+				s.stream.Notify("notifications/progress", progressParams{
 					ProgressToken: token, Progress: elapsed, Total: total,
 					Message: fmt.Sprintf("%s: waiting, %.0fs of at most %.0fs", tool.Name, elapsed, total),
 				})

@@ -1,19 +1,74 @@
 package mcp
 
-import "encoding/json"
+import (
+	"encoding/json"
+	"slices"
+)
 
-// Protocol versions tmx-mcp speaks, newest first. initialize echoes the
-// client's version when it is one of these, else answers the newest
-// (lifecycle, MCP 2025-11-25).
+// Protocol versions tmx-mcp speaks in the initialize era, newest first.
+// initialize echoes the client's version when it is one of these, else
+// answers the newest (lifecycle, MCP 2025-11-25).
 var ProtocolVersions = []string{"2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"}
 
-type initializeParams struct {
-	ProtocolVersion string          `json:"protocolVersion"`
-	Capabilities    json.RawMessage `json:"capabilities"`
-	ClientInfo      struct {
-		Name    string `json:"name"`
-		Version string `json:"version"`
-	} `json:"clientInfo"`
+// ModernVersions are the protocol versions tmx-mcp serves statelessly: a
+// request carrying one of them in _meta["io.modelcontextprotocol/protocolVersion"]
+// needs no initialize (MCP 2026-07-28, basic/versioning: "A request
+// carrying modern per-request _meta is served statelessly").
+var ModernVersions = []string{"2026-07-28"}
+
+// batchVersion is the one revision whose servers must accept JSON-RPC
+// batches: 2025-03-26 added "MUST support receiving JSON-RPC batches"
+// (basic/index, Batching) and 2025-06-18 removed batching (changelog,
+// PR #416).
+const batchVersion = "2025-03-26"
+
+// allVersions lists every version tmx-mcp speaks, modern ones first, for
+// UnsupportedProtocolVersionError's data.supported.
+func allVersions() []string { return slices.Concat(ModernVersions, ProtocolVersions) }
+
+// The per-request _meta keys of MCP 2026-07-28 (basic/index, "Per-request
+// protocol fields" and "Per-response protocol fields").
+const (
+	metaProtocolVersion    = "io.modelcontextprotocol/protocolVersion"
+	metaClientCapabilities = "io.modelcontextprotocol/clientCapabilities"
+	metaServerInfo         = "io.modelcontextprotocol/serverInfo"
+)
+
+// codeUnsupportedProtocolVersion is UnsupportedProtocolVersionError's code
+// (MCP 2026-07-28 schema: UNSUPPORTED_PROTOCOL_VERSION = -32022), sent with
+// data {supported, requested}.
+const codeUnsupportedProtocolVersion = -32022
+
+// codeResourceNotFound is resources/read's error for an unknown URI up to
+// MCP 2025-11-25; 2026-07-28 uses -32602 instead and forbids -32002
+// (basic/index, Error codes).
+const codeResourceNotFound = -32002
+
+// cacheTTLMs is the ttlMs of cacheable results (MCP 2026-07-28,
+// CacheableResult): the tool surface and the capabilities document are
+// frozen for the process, so any freshness is true while it runs.
+const cacheTTLMs = 3600000
+
+// params is every member of a request's params that tmx-mcp reads,
+// decoded in one pass: _meta for the era and the progress token, the
+// fields of initialize, tools/call, tools/list, resources/read and
+// notifications/cancelled. Members another method does not use stay raw,
+// so a value of the wrong type there is no error.
+type params struct {
+	Meta map[string]json.RawMessage `json:"_meta"`
+
+	// initialize (MCP 2024-11-05; clientInfo and capabilities are not read)
+	ProtocolVersion json.RawMessage `json:"protocolVersion"`
+	// tools/call: the arguments are decoded here, once, for the schema
+	// check; nil when absent or null.
+	Name      json.RawMessage `json:"name"`
+	Arguments any             `json:"arguments"`
+	// tools/list and the other paginated lists
+	Cursor json.RawMessage `json:"cursor"`
+	// resources/read
+	URI json.RawMessage `json:"uri"`
+	// notifications/cancelled
+	RequestID json.RawMessage `json:"requestId"`
 }
 
 type implementation struct {
@@ -29,12 +84,13 @@ type initializeResult struct {
 	Instructions    string         `json:"instructions,omitempty"`
 }
 
-type callParams struct {
-	Name      string          `json:"name"`
-	Arguments json.RawMessage `json:"arguments"`
-	Meta      struct {
-		ProgressToken json.RawMessage `json:"progressToken"`
-	} `json:"_meta"`
+// discoverResult is server/discover's result (MCP 2026-07-28,
+// DiscoverResult); serverInfo goes in _meta and resultType, ttlMs and
+// cacheScope are added like on every cacheable modern result.
+type discoverResult struct {
+	SupportedVersions []string       `json:"supportedVersions"`
+	Capabilities      map[string]any `json:"capabilities"`
+	Instructions      string         `json:"instructions,omitempty"`
 }
 
 type content struct {
@@ -46,11 +102,6 @@ type callResult struct {
 	Content           []content       `json:"content"`
 	StructuredContent json.RawMessage `json:"structuredContent,omitempty"`
 	IsError           bool            `json:"isError"`
-}
-
-type cancelledParams struct {
-	RequestID json.RawMessage `json:"requestId"`
-	Reason    string          `json:"reason"`
 }
 
 type resource struct {

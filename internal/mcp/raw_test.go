@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -30,9 +31,10 @@ func TestRawProtocol(t *testing.T) {
 	srv := tmuxtest.New(t)
 	p := startRaw(t, srv)
 
-	// server/discover is answered at once, even before initialize.
+	// server/discover is answered at once, even before initialize; without
+	// the _meta every 2026-07-28 request carries it is malformed.
 	p.send(`{"jsonrpc":"2.0","id":1,"method":"server/discover"}`)
-	if r := p.recv(); code(t, r) != -32601 {
+	if r := p.recv(); code(t, r) != -32602 {
 		t.Errorf("server/discover: %v", r)
 	}
 	// Requests before initialize are refused; ping is not.
@@ -370,5 +372,55 @@ func TestTeardownDefault(t *testing.T) {
 	st, _ = mcp.Startup(mcp.StartupOptions{Environ: env, SocketName: "elsewhere"})
 	if st.Config.Surface.Has("kill_session") {
 		t.Errorf("an explicitly chosen socket: teardown should be off")
+	}
+}
+
+// _meta.progressToken is a string or an integer of sane size (MCP:
+// ProgressToken = string | number); anything else is refused with -32602
+// rather than echoed in every progress notification.
+func TestProgressTokenShape(t *testing.T) {
+	srv := tmuxtest.New(t)
+	p := startRaw(t, srv)
+	p.initialize()
+	for i, c := range []struct {
+		token string
+		ok    bool
+	}{
+		{`"tok"`, true}, {`7`, true}, {`-3`, true}, {`null`, true},
+		{`{"a":1}`, false}, {`[1]`, false}, {`1.5`, false}, {`true`, false}, {`1e3`, false},
+		{`"` + strings.Repeat("x", 300) + `"`, false}, {strings.Repeat("9", 300), false},
+	} {
+		p.send(fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"list_sessions","arguments":{},"_meta":{"progressToken":%s}}}`, i+1, c.token))
+		r := p.recv()
+		if c.ok != (r["result"] != nil) || !c.ok && code(t, r) != -32602 {
+			t.Errorf("progressToken %.40s: %.200v", c.token, r)
+		}
+	}
+}
+
+// A call cancelled at once (the cancellation on the line after it) is
+// audited under the client's request id.
+func TestImmediateCancelAuditsClientID(t *testing.T) {
+	srv := tmuxtest.New(t)
+	srv.NewPane("s", "bash", 80, 20)
+	audit := filepath.Join(t.TempDir(), "audit.jsonl")
+	p := startRaw(t, srv, "TMX_AUDIT="+audit)
+	p.initialize()
+	big := strings.Repeat("x", 60000) // slows whatever reads the call's params
+	const n = 20
+	for i := range n {
+		id := fmt.Sprintf(`"early-%d"`, i)
+		p.send(`{"jsonrpc":"2.0","id":` + id + `,"method":"tools/call","params":{"name":"run_shell_command","arguments":{"target":"%999","command":"` + big + `"}}}` + "\n" +
+			`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":` + id + `}}`)
+	}
+	var recs []map[string]any
+	faultSettle(t, 20*time.Second, "audit records missing", func() (bool, string) {
+		recs = faultAudit(t, audit)
+		return len(recs) == n, fmt.Sprintf("%d of %d", len(recs), n)
+	})
+	for _, r := range recs {
+		if id, _ := r["request_id"].(string); !strings.HasPrefix(id, "early-") {
+			t.Errorf("audited under request id %v", r["request_id"])
+		}
 	}
 }

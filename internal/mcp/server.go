@@ -1,6 +1,7 @@
 package mcp
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -9,6 +10,7 @@ import (
 	"runtime/debug"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/google/jsonschema-go/jsonschema"
@@ -17,6 +19,7 @@ import (
 	"github.com/tmx-sh/tmx/client"
 	"github.com/tmx-sh/tmx/internal/catalog"
 	"github.com/tmx-sh/tmx/internal/catalog/toolschema"
+	"github.com/tmx-sh/tmx/internal/clip"
 )
 
 // Config is everything a Server needs, decided once at startup.
@@ -43,27 +46,43 @@ type Config struct {
 	Log io.Writer
 	// MaxLine bounds one incoming message, in bytes.
 	MaxLine int
-	// MaxConcurrent bounds the tool calls running at once.
+	// MaxConcurrent bounds the tmx children running at once (zero: 256).
 	MaxConcurrent int
-	// ShutdownGrace bounds how long stdin EOF waits for children to be
-	// reaped.
+	// MaxQueued bounds the calls waiting for one of those slots (zero:
+	// 2048, so that a burst of 2,000 calls all run); a call beyond it fails
+	// at once with code busy.
+	MaxQueued int
+	// ShutdownGrace bounds how long stdin EOF (or a signal) waits for
+	// children to be reaped.
 	ShutdownGrace time.Duration
-	// CallDeadline bounds a tool call that does not wait (zero: 60 s);
-	// past it the tmx child's process group is killed and the call fails
-	// with cli_timed_out. Waits and runs get their own timeout plus a
-	// margin instead.
+	// CallDeadline bounds the tmx child of a tool call that does not wait
+	// (zero: 60 s), from the moment it starts: past it the child's process
+	// group is killed and the call fails with cli_timed_out. Waits and
+	// runs get their own timeout plus a margin instead. Time spent queued
+	// for a slot does not count.
 	CallDeadline time.Duration
+	// TeardownGuard, when set, is added to the environment of the tmx
+	// children of teardown tools that are served only by default, so that
+	// each of those calls checks the server is the one tmx started
+	// ([client.TeardownGuardEnv]).
+	TeardownGuard string
 }
 
 // Server is one MCP session over stdio.
 type Server struct {
 	cfg       Config
 	stream    *Stream
-	toolsList json.RawMessage
+	toolsList []byte // the tools/list result
 	schemas   map[string]*jsonschema.Resolved
 	tools     map[string]*catalog.Tool
 	sem       chan struct{}
+	queued    atomic.Int64
 	audit     *auditLog
+
+	// modernTail and cacheTail are the members a 2026-07-28 result adds:
+	// resultType and _meta serverInfo, and for a cacheable result also
+	// ttlMs and cacheScope.
+	modernTail, cacheTail []byte
 
 	base   context.Context
 	cancel context.CancelFunc
@@ -71,6 +90,7 @@ type Server struct {
 
 	mu          sync.Mutex
 	initialized bool
+	version     string // negotiated by initialize
 	calls       map[jsonrpc2.ID]*inflight
 }
 
@@ -80,13 +100,36 @@ type inflight struct {
 	replied   bool
 }
 
-// NewServer precomputes the frozen tools/list and the argument schemas.
+// era is how a request is served: in the initialize era (legacy), or
+// statelessly with the protocol version its _meta names (modern, MCP
+// 2026-07-28).
+type era struct {
+	modern  bool
+	version string
+}
+
+// rpcErr is a JSON-RPC error reply.
+type rpcErr struct {
+	code int64
+	msg  string
+	data any
+}
+
+func rpcError(code int64, format string, args ...any) *rpcErr {
+	return &rpcErr{code: code, msg: fmt.Sprintf(format, args...)}
+}
+
+// NewServer precomputes the frozen tools/list and the members of modern
+// results; argument schemas are resolved on first use.
 func NewServer(cfg Config) (*Server, error) {
 	if cfg.MaxLine == 0 {
 		cfg.MaxLine = 4 << 20
 	}
 	if cfg.MaxConcurrent == 0 {
 		cfg.MaxConcurrent = 256
+	}
+	if cfg.MaxQueued == 0 {
+		cfg.MaxQueued = 2048
 	}
 	if cfg.ShutdownGrace == 0 {
 		cfg.ShutdownGrace = 2 * time.Second
@@ -106,13 +149,23 @@ func NewServer(cfg Config) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	if s.toolsList, err = json.Marshal(map[string]any{"tools": list}); err != nil {
+	if s.toolsList, err = encodeJSON(map[string]any{"tools": list}); err != nil {
 		return nil, err
 	}
 	for _, t := range cfg.Surface.Tools {
 		s.tools[t.Name] = t
 	}
+	info, err := encodeJSON(map[string]any{metaServerInfo: s.serverInfo()})
+	if err != nil {
+		return nil, err
+	}
+	s.modernTail = slices.Concat([]byte(`"resultType":"complete","_meta":`), info)
+	s.cacheTail = slices.Concat(s.modernTail, []byte(fmt.Sprintf(`,"ttlMs":%d,"cacheScope":"private"`, cacheTTLMs)))
 	return s, nil
+}
+
+func (s *Server) serverInfo() implementation {
+	return implementation{Name: "tmx-mcp", Title: "tmx", Version: s.cfg.Version}
 }
 
 // schema returns the resolved input schema of t, resolving it on first use
@@ -152,6 +205,7 @@ func (s *Server) Serve(ctx context.Context, r io.Reader, w io.Writer) error {
 	s.base, s.cancel = context.WithCancel(ctx)
 	defer s.cancel()
 	s.stream = NewStream(r, w, nil, s.cfg.MaxLine)
+	s.stream.AllowBatch = s.allowBatch
 	conn := jsonrpc2.NewConn(s.base, s.stream, s, jsonrpc2.SetLogger(log.New(s.cfg.Log, "tmx-mcp: ", 0)))
 	select {
 	case <-conn.DisconnectNotify():
@@ -164,30 +218,140 @@ func (s *Server) Serve(ctx context.Context, r io.Reader, w io.Writer) error {
 	select {
 	case <-done:
 	case <-time.After(s.cfg.ShutdownGrace):
-		fmt.Fprintf(s.cfg.Log, "tmx-mcp: %v after EOF: some tool calls had not ended\n", s.cfg.ShutdownGrace)
+		fmt.Fprintf(s.cfg.Log, "tmx-mcp: %v after shutdown began: some tool calls had not ended\n", s.cfg.ShutdownGrace)
 	}
 	return nil
+}
+
+// allowBatch says whether a JSON-RPC batch is accepted now: only in a
+// session that negotiated 2025-03-26, the one revision that requires
+// servers to receive batches. Before initialize there can be none, since
+// initialize comes first and "MUST NOT be part of a JSON-RPC batch" (MCP
+// 2025-03-26, lifecycle); 2026-07-28 requests carry no session and
+// batching is not part of that revision.
+func (s *Server) allowBatch() (bool, string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	switch {
+	case !s.initialized:
+		return false, "a batch cannot come before initialize, which must not be part of one (MCP 2025-03-26 lifecycle; later revisions have no batches)"
+	case s.version == batchVersion:
+		return true, ""
+	}
+	return false, "batches are not part of MCP " + s.version + " (only 2025-03-26 has them; 2025-06-18 removed them)"
 }
 
 // Handle implements jsonrpc2.Handler. It runs on the connection's read
 // goroutine, so everything but tools/call is answered inline (which keeps
 // initialize, tools/list and the rest in order), and tools/call runs on a
 // goroutine of its own.
-func (s *Server) Handle(ctx context.Context, conn *jsonrpc2.Conn, req *jsonrpc2.Request) {
-	if req.Notif {
-		s.notification(req)
+func (s *Server) Handle(_ context.Context, _ *jsonrpc2.Conn, req *jsonrpc2.Request) {
+	msg, ok := s.stream.Message(req)
+	if !ok {
+		if !req.Notif {
+			s.stream.RespondError(req.ID, jsonrpc2.CodeInternalError, "internal error: the request was lost", nil)
+		}
 		return
 	}
-	if req.Method == "tools/call" && s.isInitialized() {
-		s.startCall(conn, req)
+	var p params
+	perr := decodeParams(msg, &p)
+	if msg.Notif {
+		if perr == nil {
+			s.notification(msg, &p)
+		}
 		return
 	}
-	res, rerr := s.inline(req)
+	if perr != nil {
+		if msg.Method == "tools/call" {
+			// Still a call: it gets its record.
+			s.audit.write(auditRecord{RequestID: msg.ClientID, Outcome: "refused", ErrorCode: "invalid_params"})
+		}
+		s.replyError(msg, perr)
+		return
+	}
+	e, rerr := s.eraOf(msg, &p)
 	if rerr != nil {
-		conn.ReplyWithError(ctx, req.ID, rerr)
+		s.replyError(msg, rerr)
 		return
 	}
-	conn.Reply(ctx, req.ID, res)
+	if msg.Method == "tools/call" && (e.modern || s.isInitialized()) {
+		s.startCall(msg, &p, e)
+		return
+	}
+	res, cacheable, rerr := s.inline(msg, &p, e)
+	if rerr != nil {
+		s.replyError(msg, rerr)
+		return
+	}
+	s.stream.Respond(msg.ID, s.resultFor(res, e, cacheable))
+}
+
+func (s *Server) replyError(msg *Message, e *rpcErr) {
+	s.stream.RespondError(msg.ID, e.code, e.msg, e.data)
+}
+
+// resultFor adds to an encoded result object what era e needs: nothing in
+// the initialize era; in 2026-07-28, resultType "complete" and
+// _meta serverInfo on every result, and ttlMs and cacheScope on a
+// cacheable one (basic/index, ResultType; schema, CacheableResult).
+func (s *Server) resultFor(obj []byte, e era, cacheable bool) []byte {
+	if !e.modern {
+		return obj
+	}
+	tail := s.modernTail
+	if cacheable {
+		tail = s.cacheTail
+	}
+	if bytes.Equal(obj, []byte("{}")) {
+		return slices.Concat([]byte("{"), tail, []byte("}"))
+	}
+	return slices.Concat(obj[:len(obj)-1], []byte(","), tail, []byte("}"))
+}
+
+// decodeParams decodes a message's params, if any, into p. Params must be
+// an object when present (JSON-RPC 2.0 allows an array; no MCP method takes
+// one).
+func decodeParams(msg *Message, p *params) *rpcErr {
+	if !hasParams(msg) {
+		return nil
+	}
+	if raw := bytes.TrimSpace(msg.Params); raw[0] != '{' {
+		return rpcError(jsonrpc2.CodeInvalidParams, "the params of %s must be an object", msg.Method)
+	}
+	if err := json.Unmarshal(msg.Params, p); err != nil {
+		return rpcError(jsonrpc2.CodeInvalidParams, "invalid params for %s: %v", msg.Method, err)
+	}
+	return nil
+}
+
+func hasParams(msg *Message) bool {
+	return len(msg.Params) > 0 && string(msg.Params) != "null"
+}
+
+// eraOf decides how a request is served. initialize always selects the
+// initialize era. A request whose _meta names a protocol version is
+// served statelessly in that version: it must be one of [ModernVersions]
+// (else UnsupportedProtocolVersionError, -32022, listing what is
+// supported) and carry clientCapabilities (else -32602), per MCP
+// 2026-07-28 basic/index, "Per-request protocol fields". Any other request
+// belongs to the initialize era.
+func (s *Server) eraOf(msg *Message, p *params) (era, *rpcErr) {
+	raw, ok := p.Meta[metaProtocolVersion]
+	if msg.Method == "initialize" || !ok {
+		return era{}, nil
+	}
+	var v string
+	if json.Unmarshal(raw, &v) != nil {
+		return era{}, rpcError(jsonrpc2.CodeInvalidParams, "_meta %s must be a string such as %q", metaProtocolVersion, ModernVersions[0])
+	}
+	if !slices.Contains(ModernVersions, v) {
+		return era{}, &rpcErr{code: codeUnsupportedProtocolVersion, msg: "Unsupported protocol version",
+			data: map[string]any{"supported": allVersions(), "requested": v}}
+	}
+	if caps := bytes.TrimSpace(p.Meta[metaClientCapabilities]); len(caps) == 0 || caps[0] != '{' {
+		return era{}, rpcError(jsonrpc2.CodeInvalidParams, "a %s request needs _meta %s, an object (empty when the client has none)", v, metaClientCapabilities)
+	}
+	return era{modern: true, version: v}, nil
 }
 
 func (s *Server) isInitialized() bool {
@@ -196,61 +360,105 @@ func (s *Server) isInitialized() bool {
 	return s.initialized
 }
 
-func rpcError(code int64, format string, args ...any) *jsonrpc2.Error {
-	return &jsonrpc2.Error{Code: code, Message: fmt.Sprintf(format, args...)}
-}
-
-// inline answers every request but tools/call.
-func (s *Server) inline(req *jsonrpc2.Request) (any, *jsonrpc2.Error) {
-	switch req.Method {
+// inline answers every request but tools/call: the encoded result, and
+// whether it is cacheable in 2026-07-28 terms.
+func (s *Server) inline(msg *Message, p *params, e era) ([]byte, bool, *rpcErr) {
+	if e.modern {
+		switch msg.Method {
+		case "server/discover":
+			b, err := encodeJSON(discoverResult{SupportedVersions: ModernVersions, Capabilities: s.capabilities(), Instructions: Instructions})
+			return b, true, internalErr(err)
+		case "tools/list", "resources/list", "resources/templates/list", "resources/read":
+			b, err := s.read(msg, p, e)
+			return b, true, err
+		}
+		return nil, false, rpcError(jsonrpc2.CodeMethodNotFound, "method not found in MCP %s: %s", e.version, msg.Method)
+	}
+	switch msg.Method {
 	case "server/discover":
-		// A legacy server answers the stateless-era probe at once with an
-		// ordinary error, so dual-era clients fall back to initialize
-		// (MCP 2026-07-28, stdio backward compatibility).
-		return nil, rpcError(jsonrpc2.CodeMethodNotFound, "server/discover is not supported; use initialize")
+		// The stateless-era probe without its _meta: malformed in
+		// 2026-07-28 (basic/index: a request missing a required field gets
+		// -32602), and an ordinary error, not a modern one, for a client
+		// that probes to decide whether to fall back to initialize.
+		return nil, false, rpcError(jsonrpc2.CodeInvalidParams, "server/discover needs _meta %s (%s) and %s; or use initialize", metaProtocolVersion, ModernVersions[0], metaClientCapabilities)
 	case "ping":
-		return struct{}{}, nil
+		return []byte("{}"), false, nil
 	case "initialize":
-		return s.initialize(req)
+		b, err := s.initialize(msg, p)
+		return b, false, err
 	}
 	if !s.isInitialized() {
-		return nil, rpcError(jsonrpc2.CodeInvalidRequest, "the server is not initialized: send initialize first")
+		return nil, false, rpcError(jsonrpc2.CodeInvalidRequest, "the server is not initialized: send initialize first, or give each request _meta %s %s", metaProtocolVersion, ModernVersions[0])
 	}
-	switch req.Method {
+	switch msg.Method {
+	case "tools/list", "resources/list", "resources/templates/list", "resources/read":
+		b, err := s.read(msg, p, e)
+		return b, false, err
+	}
+	return nil, false, rpcError(jsonrpc2.CodeMethodNotFound, "method not found: %s", msg.Method)
+}
+
+func internalErr(err error) *rpcErr {
+	if err == nil {
+		return nil
+	}
+	return rpcError(jsonrpc2.CodeInternalError, "internal error: %v", err)
+}
+
+// capabilities are the server capabilities, the same in both eras.
+func (s *Server) capabilities() map[string]any {
+	return map[string]any{
+		"tools":     map[string]any{"listChanged": false},
+		"resources": map[string]any{"subscribe": false, "listChanged": false},
+	}
+}
+
+// read answers the listing and reading requests, which both eras share.
+func (s *Server) read(msg *Message, p *params, e era) ([]byte, *rpcErr) {
+	switch msg.Method {
 	case "tools/list":
-		if cursor := paramField(req, "cursor"); cursor != nil && string(cursor) != "null" {
+		if len(p.Cursor) > 0 && string(p.Cursor) != "null" {
 			return nil, rpcError(jsonrpc2.CodeInvalidParams, "invalid cursor: tools/list has one page")
 		}
 		return s.toolsList, nil
 	case "resources/list":
-		return map[string]any{"resources": []resource{{
+		b, err := encodeJSON(map[string]any{"resources": []resource{{
 			URI: CapabilitiesURI, Name: "capabilities", Title: "tmx capabilities", MimeType: "application/json",
 			Description: "The effective tool surface, the selected socket and its configuration provenance, and every tool's capability row, frozen at startup.",
-		}}}, nil
+		}}})
+		return b, internalErr(err)
 	case "resources/templates/list":
-		return map[string]any{"resourceTemplates": []any{}}, nil
-	case "resources/read":
-		var p struct {
-			URI string `json:"uri"`
-		}
-		if err := unmarshalParams(req, &p); err != nil {
-			return nil, err
-		}
-		if p.URI != CapabilitiesURI {
-			return nil, &jsonrpc2.Error{Code: -32002, Message: fmt.Sprintf("resource not found: %q; the one resource is %s", p.URI, CapabilitiesURI)}
-		}
-		return map[string]any{"contents": []resourceContents{{URI: CapabilitiesURI, MimeType: "application/json", Text: string(s.cfg.Capabilities)}}}, nil
+		return []byte(`{"resourceTemplates":[]}`), nil
 	}
-	return nil, rpcError(jsonrpc2.CodeMethodNotFound, "method not found: %s", req.Method)
+	// resources/read
+	var uri string
+	if !hasParams(msg) || json.Unmarshal(p.URI, &uri) != nil {
+		return nil, rpcError(jsonrpc2.CodeInvalidParams, "resources/read needs params.uri, a string")
+	}
+	if uri != CapabilitiesURI {
+		code := int64(codeResourceNotFound)
+		if e.modern {
+			code = jsonrpc2.CodeInvalidParams // MCP 2026-07-28 changelog, minor change 6
+		}
+		return nil, &rpcErr{code: code, msg: fmt.Sprintf("resource not found: %q; the one resource is %s", clip.String(uri, 200), CapabilitiesURI)}
+	}
+	b, err := encodeJSON(map[string]any{"contents": []resourceContents{{URI: CapabilitiesURI, MimeType: "application/json", Text: string(s.cfg.Capabilities)}}})
+	return b, internalErr(err)
 }
 
 // CapabilitiesURI is the resource describing the server's surface.
 const CapabilitiesURI = "tmux://capabilities"
 
-func (s *Server) initialize(req *jsonrpc2.Request) (any, *jsonrpc2.Error) {
-	var p initializeParams
-	if err := unmarshalParams(req, &p); err != nil {
-		return nil, err
+func (s *Server) initialize(msg *Message, p *params) ([]byte, *rpcErr) {
+	if msg.InBatch {
+		return nil, rpcError(jsonrpc2.CodeInvalidRequest, "initialize must not be part of a JSON-RPC batch (MCP 2025-03-26, lifecycle)")
+	}
+	if !hasParams(msg) {
+		return nil, rpcError(jsonrpc2.CodeInvalidParams, "initialize needs params")
+	}
+	var requested string // absent: the newest
+	if len(p.ProtocolVersion) > 0 && json.Unmarshal(p.ProtocolVersion, &requested) != nil {
+		return nil, rpcError(jsonrpc2.CodeInvalidParams, "initialize needs params.protocolVersion, a string such as %q", ProtocolVersions[0])
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -258,28 +466,20 @@ func (s *Server) initialize(req *jsonrpc2.Request) (any, *jsonrpc2.Error) {
 		return nil, rpcError(jsonrpc2.CodeInvalidRequest, "initialize was already called in this session")
 	}
 	version := ProtocolVersions[0]
-	if slices.Contains(ProtocolVersions, p.ProtocolVersion) {
-		version = p.ProtocolVersion
+	if slices.Contains(ProtocolVersions, requested) {
+		version = requested
 	}
-	s.initialized = true
-	return initializeResult{
-		ProtocolVersion: version,
-		Capabilities: map[string]any{
-			"tools":     map[string]any{"listChanged": false},
-			"resources": map[string]any{"subscribe": false, "listChanged": false},
-		},
-		ServerInfo:   implementation{Name: "tmx-mcp", Title: "tmx", Version: s.cfg.Version},
-		Instructions: Instructions,
-	}, nil
+	s.initialized, s.version = true, version
+	b, err := encodeJSON(initializeResult{
+		ProtocolVersion: version, Capabilities: s.capabilities(),
+		ServerInfo: s.serverInfo(), Instructions: Instructions,
+	})
+	return b, internalErr(err)
 }
 
-func (s *Server) notification(req *jsonrpc2.Request) {
-	if req.Method != "notifications/cancelled" {
+func (s *Server) notification(msg *Message, p *params) {
+	if msg.Method != "notifications/cancelled" || len(p.RequestID) == 0 {
 		return // notifications/initialized and anything unknown: nothing to do
-	}
-	var p cancelledParams
-	if unmarshalParams(req, &p) != nil || len(p.RequestID) == 0 {
-		return
 	}
 	id, ok := s.stream.Lookup(p.RequestID)
 	if !ok {
@@ -295,41 +495,20 @@ func (s *Server) notification(req *jsonrpc2.Request) {
 	s.mu.Unlock()
 }
 
-func paramField(req *jsonrpc2.Request, name string) json.RawMessage {
-	if req.Params == nil {
-		return nil
-	}
-	var m map[string]json.RawMessage
-	if json.Unmarshal(*req.Params, &m) != nil {
-		return nil
-	}
-	return m[name]
-}
-
-func unmarshalParams(req *jsonrpc2.Request, v any) *jsonrpc2.Error {
-	if req.Params == nil || string(*req.Params) == "null" {
-		return rpcError(jsonrpc2.CodeInvalidParams, "%s needs params", req.Method)
-	}
-	if err := json.Unmarshal(*req.Params, v); err != nil {
-		return rpcError(jsonrpc2.CodeInvalidParams, "invalid params for %s: %v", req.Method, err)
-	}
-	return nil
-}
-
 // startCall registers the call before its goroutine starts, so that a
 // notifications/cancelled on the next line finds it.
-func (s *Server) startCall(conn *jsonrpc2.Conn, req *jsonrpc2.Request) {
+func (s *Server) startCall(msg *Message, p *params, e era) {
 	ctx, cancel := context.WithCancel(s.base)
 	c := &inflight{cancel: cancel}
 	s.mu.Lock()
-	s.calls[req.ID] = c
+	s.calls[msg.ID] = c
 	s.mu.Unlock()
 	s.wg.Add(1)
 	go func() {
 		defer s.wg.Done()
 		defer cancel()
-		var res any
-		var rerr *jsonrpc2.Error
+		var res []byte
+		var rerr *rpcErr
 		func() {
 			defer func() {
 				if p := recover(); p != nil {
@@ -337,35 +516,21 @@ func (s *Server) startCall(conn *jsonrpc2.Conn, req *jsonrpc2.Request) {
 					res, rerr = nil, rpcError(jsonrpc2.CodeInternalError, "internal error: %v", p)
 				}
 			}()
-			res, rerr = s.callTool(ctx, conn, req)
+			res, rerr = s.callTool(ctx, msg, p)
 		}()
 		s.mu.Lock()
-		delete(s.calls, req.ID)
-		skip := c.cancelled
+		delete(s.calls, msg.ID)
+		skip := c.cancelled || res == nil && rerr == nil
 		c.replied = true
 		s.mu.Unlock()
 		if skip {
-			return // MCP: a cancelled request gets no response
-		}
-		if rerr != nil {
-			conn.ReplyWithError(s.base, req.ID, rerr)
+			s.stream.Forget(msg.ID) // MCP: a cancelled request gets no response
 			return
 		}
-		conn.Reply(s.base, req.ID, res)
+		if rerr != nil {
+			s.replyError(msg, rerr)
+			return
+		}
+		s.stream.Respond(msg.ID, s.resultFor(res, e, false))
 	}()
-}
-
-// errorResult is a tool failure: a result with isError and text that names
-// the recovery.
-func errorResult(code, message, hint string) callResult {
-	text := "error " + code + ": " + message
-	if hint != "" {
-		text += "\nhint: " + hint
-	}
-	return callResult{Content: []content{{Type: "text", Text: text}}, IsError: true}
-}
-
-// successResult carries the CLI's document as structuredContent and as text.
-func successResult(doc []byte) callResult {
-	return callResult{Content: []content{{Type: "text", Text: string(doc)}}, StructuredContent: json.RawMessage(doc)}
 }

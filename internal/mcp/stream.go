@@ -12,8 +12,18 @@
 //   - The library's ID is a uint64 or a string, so an id of -1 comes back as
 //     18446744073709551615. Stream hands the library synthetic string ids and
 //     puts the client's exact id bytes back into the reply.
-//   - The library serialises only its own writes. Stream's error replies and
-//     WriteObject share one mutex, and each message is one Write of one line.
+//   - The library decodes a request's params into a map and encodes them
+//     again (sorted keys, json.Number), and its Reply encodes a result with
+//     json.Marshal, which escapes <, > and & in pane text as \u003c and
+//     so on. Stream parses each line once, keeps the params as the client
+//     sent them ([Message]), hands the library only a small stand-in for
+//     the request to dispatch on, and writes results the server has
+//     encoded itself ([Stream.Respond]) byte for byte.
+//   - JSON-RPC batches, which MCP 2025-03-26 requires servers to accept, are
+//     split into their messages here, and the replies gathered into one
+//     array ([Stream.AllowBatch] decides when a batch is accepted).
+//   - The library serialises only its own writes. Stream's writes share one
+//     mutex, and each message is one Write of one line.
 //   - MCP stdio is newline-delimited JSON. The library's streams use
 //     Content-Length framing or a json.Decoder that cannot recover after a
 //     syntax error. Stream reads lines itself, with a size cap.
@@ -24,11 +34,13 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"maps"
 	"reflect"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"unicode/utf8"
@@ -44,35 +56,74 @@ const DefaultMaxLine = 4 << 20
 // idPrefix starts every synthetic id that a Stream hands to jsonrpc2.
 const idPrefix = "tmx#"
 
+// Message is one request or notification as the client sent it, parsed
+// once by the Stream. jsonrpc2 dispatches on a stand-in with the same
+// method and the synthetic id; [Stream.Message] returns the Message for
+// it.
+type Message struct {
+	// Method is the decoded method name.
+	Method string
+	// Params are the params member exactly as sent: nil when absent,
+	// "null" when null.
+	Params json.RawMessage
+	// Notif is true for a notification (no id).
+	Notif bool
+	// ID is the synthetic id jsonrpc2 sees; ClientID the id exactly as the
+	// client sent it. Both are zero for a notification.
+	ID       jsonrpc2.ID
+	ClientID json.RawMessage
+	// InBatch is true for a member of a JSON-RPC batch.
+	InBatch bool
+}
+
 // Stream is a jsonrpc2.ObjectStream over newline-delimited JSON, the MCP
-// stdio transport: one JSON-RPC message per line.
+// stdio transport: one JSON-RPC message (or, when [Stream.AllowBatch]
+// allows, one batch) per line.
 //
 // Stream passes only well-formed requests and notifications to jsonrpc2. It
 // answers malformed lines itself with a JSON-RPC error reply (id null when the
 // id is unusable), drops responses from the client, and gives every request a
-// synthetic string id, which WriteObject turns back into the client's id.
+// synthetic string id, which the reply's writer turns back into the client's
+// id.
 //
-// ReadObject must be called from one goroutine at a time. WriteObject, Forget,
-// ClientID and Lookup may be called from any goroutine.
+// ReadObject must be called from one goroutine at a time. Every other
+// method may be called from any goroutine.
 type Stream struct {
 	r       *bufio.Reader
 	w       io.Writer
 	c       io.Closer
 	maxLine int
-	rerr    error // sticky read error, used only by ReadObject
+	rerr    error      // sticky read error, used only by ReadObject
+	queue   []*Message // members of a batch not yet handed out (ReadObject only)
+
+	// AllowBatch, when set, says whether a batch line is accepted now, or
+	// why not. Without it batches are refused. Set it before the first
+	// ReadObject.
+	AllowBatch func() (ok bool, why string)
 
 	wmu sync.Mutex // serialises every write to w
 
-	mu    sync.Mutex
-	next  uint64              // last synthetic id number handed out
-	ids   map[string]clientID // synthetic id -> the client's id
-	inUse map[string]string   // idKey of an in-flight client id -> synthetic id
+	mu     sync.Mutex
+	next   uint64              // last synthetic id or message key handed out
+	ids    map[string]*pending // synthetic id -> the request awaiting its reply
+	inUse  map[string]string   // idKey of an in-flight client id -> synthetic id
+	parked map[string]*Message // message key -> message jsonrpc2 has not dispatched yet
 }
 
-// clientID is a request id as the client sent it.
-type clientID struct {
-	raw json.RawMessage // exact bytes from the input line
-	key string          // idKey(raw)
+// pending is a request whose reply has not been written.
+type pending struct {
+	raw   json.RawMessage // the client's id, exact bytes from the input line
+	key   string          // idKey(raw)
+	batch *batch          // the batch it came in, or nil
+}
+
+// batch gathers the replies to one JSON-RPC batch, which go out together
+// as one array once every request of the batch has been answered or
+// forgotten (JSON-RPC 2.0 section 6). Guarded by Stream.mu.
+type batch struct {
+	replies [][]byte
+	waiting int  // requests of the batch not yet answered or forgotten
+	sealed  bool // every member has been read
 }
 
 // NewStream returns a Stream that reads lines from r and writes lines to w.
@@ -87,27 +138,41 @@ func NewStream(r io.Reader, w io.Writer, c io.Closer, maxLine int) *Stream {
 		w:       w,
 		c:       c,
 		maxLine: maxLine,
-		ids:     make(map[string]clientID),
+		ids:     make(map[string]*pending),
 		inUse:   make(map[string]string),
+		parked:  make(map[string]*Message),
 	}
 }
 
-// ReadObject reads lines until one holds a valid request or notification and
-// unmarshals it into v (jsonrpc2 passes its own message type). A request's id
-// is replaced by a synthetic string id first. Blank lines and responses from
-// the client are skipped without a reply; any other invalid line is answered
-// with a JSON-RPC error and skipped.
+// ReadObject reads lines until one holds a valid request or notification
+// (or a batch holding one), keeps it as a [Message], and unmarshals a
+// stand-in for it into v (jsonrpc2 passes its own message type): the
+// method, the synthetic id of a request, and a key for [Stream.Message].
+// Blank lines and responses from the client are skipped without a reply;
+// any other invalid line is answered with a JSON-RPC error and skipped.
 //
 // ReadObject returns io.EOF at the end of the input, any other error of the
 // reader, or the error of writing an error reply. After a read error it
-// returns that error again on every call.
+// returns that error again on every call, once the members of a batch read
+// before it have been handed out.
 func (s *Stream) ReadObject(v any) error {
-	for s.rerr == nil {
+	for {
+		if len(s.queue) > 0 {
+			m := s.queue[0]
+			s.queue = s.queue[1:]
+			if err := s.deliver(m, v); err != nil {
+				return err
+			}
+			return nil
+		}
+		if s.rerr != nil {
+			return s.rerr
+		}
 		line, tooLong, err := s.readLine()
 		s.rerr = err
 		if tooLong {
 			msg := fmt.Sprintf("Invalid Request: line too large (limit %d bytes)", s.maxLine)
-			if werr := s.reject(nil, jsonrpc2.CodeInvalidRequest, msg); werr != nil {
+			if werr := s.reject(nil, nil, jsonrpc2.CodeInvalidRequest, msg); werr != nil {
 				return werr
 			}
 			continue
@@ -115,15 +180,57 @@ func (s *Stream) ReadObject(v any) error {
 		if len(bytes.TrimSpace(line)) == 0 {
 			continue
 		}
-		ok, werr := s.handle(line, v)
-		if werr != nil {
+		if werr := s.handleLine(line); werr != nil {
 			return werr
 		}
-		if ok {
-			return nil
+	}
+}
+
+// deliver parks m for [Stream.Message] and unmarshals its stand-in into v.
+func (s *Stream) deliver(m *Message, v any) error {
+	s.mu.Lock()
+	s.next++
+	key := "m" + strconv.FormatUint(s.next, 10)
+	s.parked[key] = m
+	s.mu.Unlock()
+	method, _ := json.Marshal(m.Method)
+	stub := slices.Concat([]byte(`{"jsonrpc":"2.0","method":`), method, []byte(`,"meta":"`+key+`"`))
+	if !m.Notif {
+		stub = append(stub, `,"id":"`+m.ID.Str+`"`...)
+	}
+	stub = append(stub, '}')
+	if rv := reflect.ValueOf(v); rv.Kind() == reflect.Pointer && !rv.IsNil() {
+		rv.Elem().SetZero() // an earlier failed Unmarshal may have left data
+	}
+	if err := json.Unmarshal(stub, v); err != nil {
+		// Cannot happen for jsonrpc2's message type; refuse the request
+		// rather than end the session.
+		s.mu.Lock()
+		delete(s.parked, key)
+		s.mu.Unlock()
+		if !m.Notif {
+			return s.RespondError(m.ID, jsonrpc2.CodeInternalError, "internal error: cannot dispatch the request", nil)
 		}
 	}
-	return s.rerr
+	return nil
+}
+
+// Message returns the message a request or notification from jsonrpc2
+// stands in for, and forgets it. It returns false for a request that did
+// not come from this Stream's ReadObject, or one asked for already.
+func (s *Stream) Message(req *jsonrpc2.Request) (*Message, bool) {
+	if req == nil || req.Meta == nil {
+		return nil, false
+	}
+	var key string
+	if json.Unmarshal(*req.Meta, &key) != nil {
+		return nil, false
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	m, ok := s.parked[key]
+	delete(s.parked, key)
+	return m, ok
 }
 
 // readLine returns the next line without its "\n" or "\r\n", and the error
@@ -149,20 +256,61 @@ func (s *Stream) readLine() (line []byte, tooLong bool, err error) {
 	}
 }
 
-// handle checks one non-blank line. A valid request or notification is
-// unmarshalled into v and handle returns true. Anything else is answered or
-// dropped and handle returns false. The error is that of writing a reply.
-func (s *Stream) handle(line []byte, v any) (bool, error) {
+// isSyntaxError reports whether err says the input is not JSON at all.
+func isSyntaxError(err error) bool {
+	var se *json.SyntaxError
+	return errors.As(err, &se) || errors.Is(err, io.ErrUnexpectedEOF)
+}
+
+// handleLine checks one non-blank line: a message, or a batch of them.
+// Valid requests and notifications join s.queue; everything else is
+// answered or dropped. The error is that of writing a reply.
+func (s *Stream) handleLine(line []byte) error {
 	line = bytes.Trim(line, " \t\r")
-	if !utf8.Valid(line) || !json.Valid(line) {
-		return false, s.reject(nil, jsonrpc2.CodeParseError, "Parse error: the line is not valid JSON")
+	if !utf8.Valid(line) {
+		return s.reject(nil, nil, jsonrpc2.CodeParseError, "Parse error: the line is not valid JSON")
 	}
-	var m map[string]json.RawMessage
+	if line[0] != '[' {
+		return s.handleObject(line, nil)
+	}
+	var members []json.RawMessage
+	if err := json.Unmarshal(line, &members); err != nil {
+		return s.reject(nil, nil, jsonrpc2.CodeParseError, "Parse error: the line is not valid JSON")
+	}
+	ok, why := false, "batches are not supported"
+	if s.AllowBatch != nil {
+		ok, why = s.AllowBatch()
+	}
 	switch {
-	case line[0] == '[':
-		return false, s.reject(nil, jsonrpc2.CodeInvalidRequest, "Invalid Request: batches are not supported")
-	case line[0] != '{' || json.Unmarshal(line, &m) != nil:
-		return false, s.reject(nil, jsonrpc2.CodeInvalidRequest, "Invalid Request: not a JSON object")
+	case !ok:
+		return s.reject(nil, nil, jsonrpc2.CodeInvalidRequest, "Invalid Request: "+why)
+	case len(members) == 0:
+		return s.reject(nil, nil, jsonrpc2.CodeInvalidRequest, "Invalid Request: an empty batch")
+	}
+	b := &batch{}
+	for _, m := range members {
+		if err := s.handleObject(m, b); err != nil {
+			return err
+		}
+	}
+	s.mu.Lock()
+	b.sealed = true
+	s.mu.Unlock()
+	return s.flushBatch(b)
+}
+
+// handleObject checks one message, a whole line or a member of batch b
+// (nil for a line).
+func (s *Stream) handleObject(raw []byte, b *batch) error {
+	var m map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &m); err != nil {
+		if isSyntaxError(err) {
+			return s.reject(b, nil, jsonrpc2.CodeParseError, "Parse error: the line is not valid JSON")
+		}
+		return s.reject(b, nil, jsonrpc2.CodeInvalidRequest, "Invalid Request: not a JSON object")
+	}
+	if m == nil { // null
+		return s.reject(b, nil, jsonrpc2.CodeInvalidRequest, "Invalid Request: not a JSON object")
 	}
 	rawID, hasID := m["id"]
 	key, idOK := idKey(rawID)
@@ -170,17 +318,17 @@ func (s *Stream) handle(line []byte, v any) (bool, error) {
 	if hasID && idOK {
 		echo = rawID
 	}
-	invalid := func(msg string) (bool, error) {
-		return false, s.reject(echo, jsonrpc2.CodeInvalidRequest, "Invalid Request: "+msg)
+	invalid := func(msg string) error {
+		return s.reject(b, echo, jsonrpc2.CodeInvalidRequest, "Invalid Request: "+msg)
 	}
-	method, ok := m["method"]
+	rawMethod, ok := m["method"]
 	if !ok {
 		_, result := m["result"]
 		_, errMember := m["error"]
 		if result || errMember {
 			// A response. The server sends no requests, and nothing may
 			// reply to a response (JSON-RPC 2.0 section 5): drop it.
-			return false, nil
+			return nil
 		}
 		// Neither a request nor a response (which holds result or error).
 		return invalid(`no "method"`)
@@ -189,14 +337,17 @@ func (s *Stream) handle(line []byte, v any) (bool, error) {
 	if json.Unmarshal(m["jsonrpc"], &version) != nil || version != "2.0" {
 		return invalid(`"jsonrpc" must be "2.0"`)
 	}
-	if method[0] != '"' {
+	var method string
+	if rawMethod[0] != '"' || json.Unmarshal(rawMethod, &method) != nil {
 		return invalid(`"method" must be a string`)
 	}
 	if hasID && !idOK {
 		return invalid(`"id" must be a string or an integer`)
 	}
-	// jsonrpc2 matches "method", "result" and "error" case-insensitively
-	// and gives up on a message that looks like a request and a response.
+	// A member whose name differs from "method", "result" or "error" only
+	// in case (or in a letter Unicode folds to one of theirs) is refused:
+	// a JSON-RPC library that matches members case-insensitively would read
+	// it for the real one.
 	for _, k := range slices.Sorted(maps.Keys(m)) {
 		if k != "method" && (strings.EqualFold(k, "method") ||
 			strings.EqualFold(k, "result") || strings.EqualFold(k, "error")) {
@@ -204,7 +355,7 @@ func (s *Stream) handle(line []byte, v any) (bool, error) {
 		}
 	}
 
-	var syn string
+	msg := &Message{Method: method, Params: m["params"], Notif: !hasID, InBatch: b != nil}
 	if hasID {
 		s.mu.Lock()
 		if _, busy := s.inUse[key]; busy {
@@ -216,27 +367,18 @@ func (s *Stream) handle(line []byte, v any) (bool, error) {
 			return invalid(fmt.Sprintf("id %s is still in use by a request in progress; give each request a new id", rawID))
 		}
 		s.next++
-		syn = fmt.Sprintf("%s%d", idPrefix, s.next)
-		s.ids[syn] = clientID{raw: rawID, key: key}
+		syn := idPrefix + strconv.FormatUint(s.next, 10)
+		s.ids[syn] = &pending{raw: rawID, key: key, batch: b}
 		s.inUse[key] = syn
+		if b != nil {
+			b.waiting++
+		}
 		s.mu.Unlock()
-		m["id"], _ = json.Marshal(syn)
+		msg.ID = jsonrpc2.ID{Str: syn, IsString: true}
+		msg.ClientID = rawID
 	}
-	// Re-encoding drops duplicate members, which jsonrpc2 could choke on.
-	b, err := json.Marshal(m)
-	if err == nil {
-		if rv := reflect.ValueOf(v); rv.Kind() == reflect.Pointer && !rv.IsNil() {
-			rv.Elem().SetZero() // an earlier failed Unmarshal may have left data
-		}
-		err = json.Unmarshal(b, v)
-	}
-	if err != nil {
-		if hasID {
-			s.Forget(jsonrpc2.ID{Str: syn, IsString: true})
-		}
-		return invalid("cannot decode: " + err.Error())
-	}
-	return true, nil
+	s.queue = append(s.queue, msg)
+	return nil
 }
 
 // idKey returns a key that identifies the request id raw by value: strings
@@ -270,21 +412,34 @@ func idKey(raw json.RawMessage) (string, bool) {
 	return "n" + string(raw), true
 }
 
-// reject writes a JSON-RPC error reply with the given id (null if id is nil).
-// id must be a valid id taken from the input; it is written byte for byte.
-func (s *Stream) reject(id json.RawMessage, code int64, msg string) error {
+// errorObject encodes a JSON-RPC error member's value.
+func errorObject(code int64, msg string, data any) ([]byte, error) {
+	return encodeJSON(struct {
+		Code    int64  `json:"code"`
+		Message string `json:"message"`
+		Data    any    `json:"data,omitempty"`
+	}{code, msg, data})
+}
+
+// reject answers a message of batch b (nil: a line of its own) with a
+// JSON-RPC error carrying id (null if id is nil). id must be a valid id
+// taken from the input; it is written byte for byte.
+func (s *Stream) reject(b *batch, id json.RawMessage, code int64, msg string) error {
 	if id == nil {
 		id = json.RawMessage("null")
 	}
-	e, err := json.Marshal(struct {
-		Code    int64  `json:"code"`
-		Message string `json:"message"`
-	}{code, msg})
+	e, err := errorObject(code, msg, nil)
 	if err != nil {
 		return err
 	}
-	b := slices.Concat([]byte(`{"jsonrpc":"2.0","id":`), id, []byte(`,"error":`), e, []byte("}"))
-	return s.write(b)
+	reply := slices.Concat([]byte(`{"jsonrpc":"2.0","id":`), id, []byte(`,"error":`), e, []byte("}"))
+	if b == nil {
+		return s.write(reply)
+	}
+	s.mu.Lock()
+	b.replies = append(b.replies, reply)
+	s.mu.Unlock()
+	return nil
 }
 
 // write writes b and a newline in one Write call under the write mutex.
@@ -296,39 +451,111 @@ func (s *Stream) write(b []byte) error {
 	return err
 }
 
-// WriteObject writes v as one line of JSON. If v has a synthetic "id" from
-// ReadObject, the client's id is put back byte for byte and the mapping is
-// removed. If that id was already answered or forgotten, WriteObject writes
-// nothing and returns nil: MCP wants no reply to a cancelled request.
-// It returns the error of json.Marshal or of the writer.
+// Respond writes the reply to the request with synthetic id id: result is
+// the encoded result object, written as it is (it must be valid JSON with
+// no line break). The client's id is put back byte for byte. A reply to a
+// request that was answered or forgotten already is not written, and
+// Respond returns nil: MCP wants no reply to a cancelled request.
+func (s *Stream) Respond(id jsonrpc2.ID, result []byte) error {
+	return s.reply(id, func(raw json.RawMessage) []byte {
+		return slices.Concat([]byte(`{"jsonrpc":"2.0","id":`), raw, []byte(`,"result":`), result, []byte("}"))
+	})
+}
+
+// RespondError writes an error reply to the request with synthetic id id,
+// like [Stream.Respond]. data, when not nil, becomes the error's data.
+func (s *Stream) RespondError(id jsonrpc2.ID, code int64, message string, data any) error {
+	e, err := errorObject(code, message, data)
+	if err != nil {
+		return err
+	}
+	return s.reply(id, func(raw json.RawMessage) []byte {
+		return slices.Concat([]byte(`{"jsonrpc":"2.0","id":`), raw, []byte(`,"error":`), e, []byte("}"))
+	})
+}
+
+// reply takes the pending request id and writes the reply build makes from
+// the client's id: as a line, or into its batch.
+func (s *Stream) reply(id jsonrpc2.ID, build func(raw json.RawMessage) []byte) error {
+	p, ok := s.take(id)
+	if !ok {
+		return nil
+	}
+	msg := build(p.raw)
+	if p.batch == nil {
+		return s.write(msg)
+	}
+	s.mu.Lock()
+	p.batch.replies = append(p.batch.replies, msg)
+	s.mu.Unlock()
+	return s.flushBatch(p.batch)
+}
+
+// flushBatch writes the replies of b as one array once all its requests
+// are answered or forgotten; a batch that wants no reply (notifications
+// only, or every request cancelled) writes nothing.
+func (s *Stream) flushBatch(b *batch) error {
+	s.mu.Lock()
+	if !b.sealed || b.waiting > 0 || b.replies == nil {
+		s.mu.Unlock()
+		return nil
+	}
+	replies := b.replies
+	b.replies = nil
+	s.mu.Unlock()
+	return s.write(slices.Concat([]byte("["), bytes.Join(replies, []byte(",")), []byte("]")))
+}
+
+// Notify writes a notification. params is encoded without HTML escaping.
+func (s *Stream) Notify(method string, params any) error {
+	m, err := json.Marshal(method)
+	if err != nil {
+		return err
+	}
+	p, err := encodeJSON(params)
+	if err != nil {
+		return err
+	}
+	return s.write(slices.Concat([]byte(`{"jsonrpc":"2.0","method":`), m, []byte(`,"params":`), p, []byte("}")))
+}
+
+// WriteObject writes v, a message jsonrpc2 sends, as one line of JSON. If v
+// has a synthetic "id" from ReadObject, it is a reply: the client's id is
+// put back byte for byte and the mapping is removed, as in
+// [Stream.Respond]. It returns the error of encoding v or of the writer.
 func (s *Stream) WriteObject(v any) error {
 	b, err := json.Marshal(v)
 	if err != nil {
 		return err
 	}
-	if id := gjson.GetBytes(b, "id"); id.Type == gjson.String && strings.HasPrefix(id.Str, idPrefix) {
-		if id.Index <= 0 || id.Index+len(id.Raw) > len(b) || string(b[id.Index:id.Index+len(id.Raw)]) != id.Raw {
-			return fmt.Errorf("mcp: cannot locate the id in %.100s", b)
-		}
-		raw, ok := s.take(id.Str)
-		if !ok {
-			return nil
-		}
-		b = slices.Concat(b[:id.Index], raw, b[id.Index+len(id.Raw):])
+	id := gjson.GetBytes(b, "id")
+	if id.Type != gjson.String || !strings.HasPrefix(id.Str, idPrefix) {
+		return s.write(b)
 	}
-	return s.write(b)
+	if id.Index <= 0 || id.Index+len(id.Raw) > len(b) || string(b[id.Index:id.Index+len(id.Raw)]) != id.Raw {
+		return fmt.Errorf("mcp: cannot locate the id in %.100s", b)
+	}
+	return s.reply(jsonrpc2.ID{Str: id.Str, IsString: true}, func(raw json.RawMessage) []byte {
+		return slices.Concat(b[:id.Index], raw, b[id.Index+len(id.Raw):])
+	})
 }
 
-// take removes the mapping of synthetic id syn and returns the client's id.
-func (s *Stream) take(syn string) (json.RawMessage, bool) {
+// take removes the pending request id and returns it.
+func (s *Stream) take(id jsonrpc2.ID) (*pending, bool) {
+	if !id.IsString {
+		return nil, false
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	c, ok := s.ids[syn]
+	p, ok := s.ids[id.Str]
 	if ok {
-		delete(s.ids, syn)
-		delete(s.inUse, c.key)
+		delete(s.ids, id.Str)
+		delete(s.inUse, p.key)
+		if p.batch != nil {
+			p.batch.waiting--
+		}
 	}
-	return c.raw, ok
+	return p, ok
 }
 
 // Close closes the io.Closer given to NewStream and returns its error; it
@@ -342,10 +569,11 @@ func (s *Stream) Close() error {
 
 // Forget drops the id mapping of a request that will never be answered (a
 // cancelled request: MCP says send no response). The client may then reuse
-// the id, and a later reply to id is not written. Unknown ids are ignored.
+// the id, and a later reply to id is not written; the batch it came in no
+// longer waits for it. Unknown ids are ignored.
 func (s *Stream) Forget(id jsonrpc2.ID) {
-	if id.IsString {
-		s.take(id.Str)
+	if p, ok := s.take(id); ok && p.batch != nil {
+		s.flushBatch(p.batch)
 	}
 }
 
@@ -358,8 +586,11 @@ func (s *Stream) ClientID(id jsonrpc2.ID) (json.RawMessage, bool) {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	c, ok := s.ids[id.Str]
-	return slices.Clone(c.raw), ok
+	p, ok := s.ids[id.Str]
+	if !ok {
+		return nil, false
+	}
+	return slices.Clone(p.raw), true
 }
 
 // Lookup returns the jsonrpc2.ID of an in-flight request given the raw JSON id
@@ -379,4 +610,16 @@ func (s *Stream) Lookup(clientID json.RawMessage) (jsonrpc2.ID, bool) {
 		return jsonrpc2.ID{}, false
 	}
 	return jsonrpc2.ID{Str: syn, IsString: true}, true
+}
+
+// encodeJSON encodes v once, without HTML escaping (pane text keeps its <,
+// > and &), and without the encoder's trailing newline.
+func encodeJSON(v any) ([]byte, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
 }

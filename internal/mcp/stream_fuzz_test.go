@@ -103,3 +103,69 @@ func FuzzStream(f *testing.F) {
 		}
 	})
 }
+
+// FuzzStreamBatches: with batches allowed, every line written is one JSON
+// object or one array of them, each a reply, and every request handed to
+// jsonrpc2 gets exactly one reply, inside its batch's array when it came
+// in one.
+func FuzzStreamBatches(f *testing.F) {
+	for _, seed := range []string{
+		`[{"jsonrpc":"2.0","id":1,"method":"x"},{"jsonrpc":"2.0","method":"n"},"junk",{"jsonrpc":"2.0","id":1,"method":"y"}]` + "\n",
+		"[]\n[1,2]\n" + pingLine,
+		`[{"jsonrpc":"2.0","id":"a","result":1}]` + "\n" + `[[{"jsonrpc":"2.0","id":2,"method":"x"}]]`,
+	} {
+		f.Add([]byte(seed))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		var out bytes.Buffer
+		s := &recordStream{Stream: NewStream(bytes.NewReader(data), &out, nil, 256)}
+		s.AllowBatch = func() (bool, string) { return true, "" }
+		requests := 0
+		h := streamHandlerFunc(func(_ context.Context, _ *jsonrpc2.Conn, r *jsonrpc2.Request) {
+			m, ok := s.Message(r)
+			if !ok {
+				t.Errorf("no message for %v", r)
+				return
+			}
+			if !m.Notif {
+				requests++
+				s.Respond(m.ID, []byte(`{"ok":true}`))
+			}
+		})
+		conn := jsonrpc2.NewConn(context.Background(), s, h, jsonrpc2.SetLogger(log.New(io.Discard, "", 0)))
+		<-conn.DisconnectNotify()
+		if s.err != io.EOF {
+			t.Fatalf("ReadObject ended with %v, want io.EOF", s.err)
+		}
+		results := 0
+		for _, l := range bytes.Split(bytes.TrimSuffix(out.Bytes(), []byte("\n")), []byte("\n")) {
+			if len(l) == 0 {
+				continue
+			}
+			var replies []json.RawMessage
+			if l[0] == '[' {
+				if json.Unmarshal(l, &replies) != nil || len(replies) == 0 {
+					t.Fatalf("reply is not an array of replies: %q", l)
+				}
+			} else {
+				replies = []json.RawMessage{l}
+			}
+			for _, r := range replies {
+				var m struct {
+					JSONRPC string          `json:"jsonrpc"`
+					Result  json.RawMessage `json:"result"`
+					Error   json.RawMessage `json:"error"`
+				}
+				if json.Unmarshal(r, &m) != nil || m.JSONRPC != "2.0" || (m.Result == nil) == (m.Error == nil) {
+					t.Fatalf("not a reply: %q in %q", r, l)
+				}
+				if m.Result != nil {
+					results++
+				}
+			}
+		}
+		if results != requests {
+			t.Errorf("%d results for %d requests handed out", results, requests)
+		}
+	})
+}

@@ -327,9 +327,35 @@ func TestStreamNotificationPassesThrough(t *testing.T) {
 	}), 0)
 	h.send(`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":-1,"reason":"x"}}` + "\n")
 	r := <-got
-	if r.Method != "notifications/cancelled" || r.Params == nil ||
-		string(*r.Params) != `{"reason":"x","requestId":-1}` {
-		t.Errorf("got %s %s", r.Method, *r.Params)
+	m, ok := h.s.Message(r)
+	if r.Method != "notifications/cancelled" || !ok || m.Method != r.Method || !m.Notif ||
+		string(m.Params) != `{"requestId":-1,"reason":"x"}` {
+		t.Errorf("got %s %+v", r.Method, m)
+	}
+	if _, ok := h.s.Message(r); ok {
+		t.Error("a message was handed out twice")
+	}
+}
+
+// The params reach the server as the client sent them, and results are
+// written as the server encoded them: no re-encoding, no HTML escaping.
+func TestStreamKeepsBytes(t *testing.T) {
+	got := make(chan *jsonrpc2.Request, 1)
+	h := newStreamHarness(t, streamHandlerFunc(func(ctx context.Context, c *jsonrpc2.Conn, r *jsonrpc2.Request) {
+		got <- r
+	}), 0)
+	params := `{"z":1, "a":"<&>\u003c", "n":1.50}`
+	h.send(`{"jsonrpc":"2.0","id":"q","method":"tools/call","params":` + params + `}` + "\n")
+	r := <-got
+	m, ok := h.s.Message(r)
+	if !ok || string(m.Params) != params || string(m.ClientID) != `"q"` || m.ID != r.ID {
+		t.Fatalf("message %+v, request %+v", m, r)
+	}
+	if err := h.s.Respond(m.ID, []byte(`{"text":"<&>"}`)); err != nil {
+		t.Fatal(err)
+	}
+	if line := string(h.out.next()); line != `{"jsonrpc":"2.0","id":"q","result":{"text":"<&>"}}` {
+		t.Errorf("reply %s", line)
 	}
 }
 

@@ -1,0 +1,199 @@
+package client
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/tmx-sh/tmx/tmxerr"
+)
+
+// Generation identifies one run of a tmux server that tmx started with its
+// own configuration: the socket, the server's pid and its start time as
+// tmux reports them (#{socket_path}, #{pid}, #{start_time}), and what tmx
+// needs to recognise that run again without asking tmux: the socket
+// file's device and inode, and, from /proc, the process's start in clock
+// ticks since boot and the boot's id.
+//
+// tmx writes the generation when it starts a server ([Client.Exec] with
+// -f), in its private directory (the one of the cursor key and the
+// generated configuration: $XDG_RUNTIME_DIR/tmx, else $TMPDIR/tmx-UID,
+// mode 0700), one file per socket, mode 0600. A server that runs with the
+// recorded generation is known to have tmx's configuration; any other
+// server on the socket, even one stamped @tmx_provenance, is not.
+type Generation struct {
+	SocketPath       string `json:"socket_path"`
+	ServerPID        int    `json:"server_pid"`
+	StartTime        int64  `json:"start_time"`
+	ConfigProvenance string `json:"config_provenance"`
+	SocketDev        uint64 `json:"socket_dev"`
+	SocketIno        uint64 `json:"socket_ino"`
+	ProcStart        uint64 `json:"proc_start,omitempty"`
+	BootID           string `json:"boot_id,omitempty"`
+}
+
+// TeardownGuardEnv, set to 1 in tmx's environment, makes the teardown
+// commands (kill, clear) refuse a server that is not the generation tmx
+// recorded for the socket (error foreign_server). tmx-mcp sets it for the
+// teardown tools it serves only because the server was, or was to be,
+// tmx's own: each such call checks that it still is.
+const TeardownGuardEnv = "TMX_TEARDOWN_REQUIRES_TMX_SERVER"
+
+// generationFile is where the generation of the socket at sockPath is
+// kept.
+func generationFile(getenv func(string) string, sockPath string) (string, error) {
+	dir, err := privateDir(getenv)
+	if err != nil {
+		return "", err
+	}
+	sum := sha256.Sum256([]byte(filepath.Clean(sockPath)))
+	return filepath.Join(dir, "server-"+hex.EncodeToString(sum[:8])+".json"), nil
+}
+
+// startsServer reports whether args may start a server: tmx passes -f
+// (the configuration for a new server) only then.
+func startsServer(args []string) bool { return len(args) > 1 && args[0] == "-f" }
+
+// recordGeneration writes the generation of the server that the command
+// just run started, if it did: the socket took no connections before the
+// command (began), and now a server answers whose provenance stamp is
+// tmx's and whose start time is not older than began. Failures are
+// ignored: without a record the server is merely not known as tmx's.
+func (c *Client) recordGeneration(ctx context.Context, began time.Time) {
+	recs, err := c.Query(ctx, []string{"socket_path", "pid", "start_time", "@tmx_provenance"}, "display-message", "-p", FormatArg)
+	if err != nil || len(recs) != 1 {
+		return
+	}
+	g := Generation{SocketPath: recs[0][0], ServerPID: atoi(recs[0][1]), StartTime: atoi64(recs[0][2])}
+	g.ConfigProvenance, _ = parseProvenance(recs[0][3])
+	if g.ConfigProvenance == "unknown" || g.StartTime < began.Unix()-1 || g.ServerPID <= 0 {
+		return
+	}
+	var ok bool
+	if g.SocketDev, g.SocketIno, ok = socketInode(g.SocketPath); !ok {
+		return
+	}
+	g.ProcStart, g.BootID = procIdentity(g.ServerPID)
+	path, err := generationFile(c.getenv, g.SocketPath)
+	if err != nil {
+		return
+	}
+	b, err := json.Marshal(g)
+	if err != nil {
+		return
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(path), ".server-*.json") // mode 0600
+	if err != nil {
+		return
+	}
+	_, werr := tmp.Write(append(b, '\n'))
+	if cerr := tmp.Close(); werr != nil || cerr != nil || os.Rename(tmp.Name(), path) != nil {
+		os.Remove(tmp.Name())
+	}
+}
+
+// RecordedGeneration returns the generation tmx recorded for the socket at
+// sockPath, if any.
+func RecordedGeneration(getenv func(string) string, sockPath string) (Generation, bool) {
+	path, err := generationFile(getenv, sockPath)
+	if err != nil {
+		return Generation{}, false
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return Generation{}, false
+	}
+	var g Generation
+	if json.Unmarshal(b, &g) != nil || filepath.Clean(g.SocketPath) != filepath.Clean(sockPath) {
+		return Generation{}, false
+	}
+	return g, true
+}
+
+// TmxStarted reports whether the server running on the socket now is the
+// generation tmx recorded, and returns it. It sends tmux no command: the
+// socket file must be the one the server made (same device and inode)
+// and the recorded pid must still be that process (same start in /proc,
+// same boot; where there is no /proc, a live pid). A socket with no
+// server is not tmx-started.
+func (s Socket) TmxStarted(getenv func(string) string) (Generation, bool) {
+	path := s.PathIn(getenv)
+	g, ok := RecordedGeneration(getenv, path)
+	if !ok || !s.Live(getenv) {
+		return Generation{}, false
+	}
+	if dev, ino, ok := socketInode(path); !ok || dev != g.SocketDev || ino != g.SocketIno {
+		return Generation{}, false
+	}
+	start, boot := procIdentity(g.ServerPID)
+	switch {
+	case g.ProcStart != 0:
+		if start != g.ProcStart || boot != g.BootID {
+			return Generation{}, false
+		}
+	case syscall.Kill(g.ServerPID, 0) != nil:
+		return Generation{}, false
+	}
+	return g, true
+}
+
+// CheckTeardownGuard returns foreign_server when [TeardownGuardEnv] is set
+// and srv, the server a teardown command is about to act on, is not the
+// generation tmx recorded for its socket.
+func (c *Client) CheckTeardownGuard(srv Server) error {
+	if c.getenv(TeardownGuardEnv) != "1" {
+		return nil
+	}
+	g, ok := RecordedGeneration(c.getenv, srv.SocketPath)
+	if ok && g.ServerPID == srv.PID && g.StartTime == srv.StartTime {
+		return nil
+	}
+	started := time.Unix(srv.StartTime, 0).UTC().Format(time.RFC3339)
+	return tmxerr.Errorf(tmxerr.ForeignServer, "the tmux server on %s (pid %d, started %s) is not the one tmx started there, and teardown is offered by default only for that one", srv.SocketPath, srv.PID, started).
+		WithHint("nothing was closed; to allow teardown on any server of this socket, name the toolset in tmx-mcp's TMX_TOOLSETS (or the tool in TMX_TOOLS)")
+}
+
+// socketInode returns the device and inode of the file at path.
+func socketInode(path string) (dev, ino uint64, ok bool) {
+	st, err := os.Stat(path)
+	if err != nil {
+		return 0, 0, false
+	}
+	sys, ok := st.Sys().(*syscall.Stat_t)
+	if !ok {
+		return 0, 0, false
+	}
+	return uint64(sys.Dev), uint64(sys.Ino), true
+}
+
+// procIdentity returns a process's start in clock ticks since boot
+// (field 22 of /proc/PID/stat, proc(5)) and the boot id, or zero values
+// without /proc.
+func procIdentity(pid int) (start uint64, boot string) {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return 0, ""
+	}
+	s := string(b)
+	i := strings.LastIndexByte(s, ')')
+	if i < 0 {
+		return 0, ""
+	}
+	// After the command's name come the state (field 3) and the rest;
+	// starttime is field 22, the 20th after the name.
+	f := strings.Fields(s[i+1:])
+	if len(f) < 20 || f[0] == "Z" {
+		return 0, ""
+	}
+	start, _ = strconv.ParseUint(f[19], 10, 64)
+	id, _ := os.ReadFile("/proc/sys/kernel/random/boot_id")
+	return start, strings.TrimSpace(string(id))
+}

@@ -1,0 +1,64 @@
+package mcp_test
+
+import (
+	"fmt"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/tmx-sh/tmx/internal/tmuxtest"
+)
+
+// The audit record digests the caller's text wherever it is: payloads,
+// the patterns of waits and searches (regex, stop, pattern), the value of
+// any argument the tool does not take (a misspelt "Command" is a command
+// all the same), every argument of an unknown tool, and the same inside a
+// batch's operations. Targets and switches stay readable.
+func TestAuditDigestsCallerText(t *testing.T) {
+	srv := tmuxtest.New(t)
+	pane := srv.NewPane("s", "bash", 80, 20)
+	audit := filepath.Join(t.TempDir(), "audit.jsonl")
+	p := startRaw(t, srv, "TMX_TOOLSETS=all", "TMX_AUDIT="+audit)
+	p.initialize()
+	calls := []string{
+		`{"name":"run_shell_command","arguments":{"target":"` + pane + `","Command":"echo SECRET-A"}}`,
+		`{"name":"wait_for_text","arguments":{"target":"` + pane + `","regex":"SECRET-B","stop":["SECRET-C"],"timeout_seconds":0.2}}`,
+		`{"name":"wait_for_text","arguments":{"target":"` + pane + `","text":"SECRET-D","timeout_seconds":0.2}}`,
+		`{"name":"search_panes","arguments":{"pattern":"SECRET-E","regex":true}}`,
+		`{"name":"no_such_tool","arguments":{"x":"SECRET-F"}}`,
+		`{"name":"call_read_tools_batch","arguments":{"operations":[` +
+			`{"tool":"search_panes","arguments":{"pattern":"SECRET-G","Typo":"SECRET-H"}},` +
+			`{"tool":"run_shell_command","arguments":{"target":"` + pane + `","command":"SECRET-I"}},` +
+			`{"tool":"capture_pane","arguments":{"target":"` + pane + `"},"extra":"SECRET-J"}]}}`,
+		`{"name":"send_keys_batch","arguments":{"operations":[{"target":"` + pane + `","keys":["SECRET-K"]}]}}`,
+	}
+	for i, c := range calls {
+		p.send(fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":%s}`, i+1, c))
+		p.recv()
+	}
+	var recs []map[string]any
+	faultSettle(t, 5*time.Second, "audit records missing", func() (bool, string) {
+		recs = faultAudit(t, audit)
+		return len(recs) == len(calls), fmt.Sprintf("%d of %d", len(recs), len(calls))
+	})
+	for _, r := range recs {
+		if b := fmtJSON(r); strings.Contains(b, "SECRET-") {
+			t.Errorf("caller text in clear: %s", b)
+		}
+	}
+	args := func(i int) map[string]any { return recs[i]["arguments"].(map[string]any) }
+	if d, _ := args(0)["Command"].(map[string]any); d["len"] != float64(len("echo SECRET-A")) || args(0)["target"] != pane {
+		t.Errorf("misspelt argument: %v", args(0))
+	}
+	if d, _ := args(1)["regex"].(map[string]any); d["sha256_prefix"] == nil {
+		t.Errorf("regex: %v", args(1))
+	}
+	if args(3)["regex"] != true {
+		t.Errorf("search_panes's regex switch: %v", args(3))
+	}
+	ops := args(5)["operations"].([]any)
+	if op := ops[2].(map[string]any); op["tool"] != "capture_pane" || op["arguments"].(map[string]any)["target"] != pane {
+		t.Errorf("batch operation: %v", op)
+	}
+}

@@ -1,0 +1,13 @@
+package mcp
+
+import "os"
+
+// tempCapture is a temporary file, unlinked at once: it lives until closed.
+func tempCapture(name string) (*os.File, error) {
+	f, err := os.CreateTemp("", "tmx-mcp-"+name+"-*")
+	if err != nil {
+		return nil, err
+	}
+	os.Remove(f.Name())
+	return f, nil
+}

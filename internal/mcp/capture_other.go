@@ -1,0 +1,7 @@
+//go:build !linux
+
+package mcp
+
+import "os"
+
+func newCapture(name string) (*os.File, error) { return tempCapture(name) }
