@@ -3,12 +3,14 @@ package client
 import (
 	"strings"
 	"testing"
+
+	"github.com/tmx-sh/tmx/internal/tmux"
 )
 
 // BenchmarkParseRecords parses a list-panes answer for 200 panes with every
 // snapshot field.
 func BenchmarkParseRecords(b *testing.B) {
-	tok := newToken()
+	tok := tmux.NewToken()
 	var sb strings.Builder
 	for i := 0; i < 200; i++ {
 		for j := range paneFields {
@@ -24,7 +26,7 @@ func BenchmarkParseRecords(b *testing.B) {
 	out := sb.String()
 	b.SetBytes(int64(len(out)))
 	for b.Loop() {
-		if _, err := parseRecords(out, tok, len(paneFields)); err != nil {
+		if _, err := tmux.ParseRecords(out, tok, len(paneFields)); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -42,18 +42,6 @@ func isDigits(s string) bool {
 	return s != ""
 }
 
-// onlyBytes reports whether s holds only ASCII letters, digits and the
-// bytes of extra. (Plain loops instead of regexps keep tmx's start fast.)
-func onlyBytes(s, extra string) bool {
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || strings.IndexByte(extra, c) >= 0) {
-			return false
-		}
-	}
-	return true
-}
-
 func (c *Client) callerIn(snap *Snapshot) Caller {
 	tmuxVar, paneVar := c.getenv("TMUX"), c.getenv("TMUX_PANE")
 	return callerFrom(tmuxVar, paneVar, snap.Server, func(id string) bool { return snap.Pane(id, "") != nil })

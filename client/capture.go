@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/tmx-sh/tmx/internal/tmux"
 	"github.com/tmx-sh/tmx/tmxerr"
 )
 
@@ -54,8 +55,8 @@ func (c *Client) Capture(ctx context.Context, paneID string, o CaptureOptions) (
 	// into fewer lines, so read further back while that left the budget
 	// short and more history exists.
 	for back := o.MaxLines; ; back *= 4 {
-		tok := newToken()
-		args := []string{"display-message", "-p", "-t", paneID, buildFormat(tok, captureFields),
+		tok := tmux.NewToken()
+		args := []string{"display-message", "-p", "-t", paneID, tmux.BuildFormat(tok, captureFields),
 			";", "capture-pane", "-p", "-t", paneID, "-S", strconv.Itoa(-back)}
 		switch {
 		case !o.Rows:
@@ -68,7 +69,7 @@ func (c *Client) Capture(ctx context.Context, paneID string, o CaptureOptions) (
 			return nil, srv, err
 		}
 		head, text, _ := strings.Cut(string(out), "\n")
-		recs, err := parseRecords(head, tok, len(captureFields))
+		recs, err := tmux.ParseRecords(head, tok, len(captureFields))
 		if err != nil || len(recs) != 1 || recs[0][0] != paneID {
 			return nil, srv, tmxerr.Errorf(tmxerr.TargetNotFound, "no pane %s on this server", paneID).
 				WithHint("list what exists with: tmx ls --panes (list_panes)")

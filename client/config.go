@@ -8,8 +8,9 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 
+	"github.com/tmx-sh/tmx/internal/statedir"
+	"github.com/tmx-sh/tmx/internal/tmux"
 	"github.com/tmx-sh/tmx/tmxerr"
 )
 
@@ -22,8 +23,8 @@ func MinimalConfig() string { return minimalConf }
 
 // Provenance values of the @tmx_provenance server option.
 const (
-	provenanceMinimal = "tmx-minimal"
-	provenanceConfig  = "tmx-config"
+	ProvenanceMinimal = "tmx-minimal"
+	ProvenanceConfig  = "tmx-config"
 )
 
 // configFile writes the configuration file for a server tmx starts and
@@ -36,7 +37,7 @@ func (c *Client) configFile() (string, error) {
 	if err != nil {
 		return "", err
 	}
-	dir, err := privateDir(c.getenv)
+	dir, err := statedir.Dir(c.getenv)
 	if err != nil {
 		return "", err
 	}
@@ -65,13 +66,13 @@ func (c *Client) configFile() (string, error) {
 func (c *Client) configContent() (string, error) {
 	user := c.getenv("TMX_TMUX_CONFIG")
 	if user == "" {
-		return minimalConf + "\nset -s @tmx_provenance " + provenanceMinimal + "\n", nil
+		return minimalConf + "\nset -s @tmx_provenance " + ProvenanceMinimal + "\n", nil
 	}
 	if !filepath.IsAbs(user) {
 		return "", tmxerr.Errorf(tmxerr.ConfigError, "TMX_TMUX_CONFIG=%q is not an absolute path", user).
 			WithHint("give an absolute path, or unset it to use tmx's minimal configuration")
 	}
-	if hasControl(user) || strings.ContainsAny(user, "'*?[") {
+	if tmux.HasControl(user) || strings.ContainsAny(user, "'*?[") {
 		return "", tmxerr.Errorf(tmxerr.ConfigError, "TMX_TMUX_CONFIG=%q contains a quote, a glob character or a control character", user).
 			WithHint("move the file to a plain path")
 	}
@@ -82,35 +83,11 @@ func (c *Client) configContent() (string, error) {
 	}
 	// source-file reads the file in the new server; the stamp follows it
 	// so that it holds even if the file sets @tmx_provenance itself.
-	return fmt.Sprintf("source-file '%s'\nset -s @tmx_provenance '%s:%s'\n", user, provenanceConfig, user), nil
+	return fmt.Sprintf("source-file '%s'\nset -s @tmx_provenance '%s:%s'\n", user, ProvenanceConfig, user), nil
 }
 
 func configErr(cause error, format string, args ...any) error {
 	e := tmxerr.Errorf(tmxerr.ConfigError, format, args...)
 	e.Err = cause
 	return e
-}
-
-// privateDir returns a directory only this user can read and write.
-func privateDir(getenv func(string) string) (string, error) {
-	base := getenv("XDG_RUNTIME_DIR")
-	name := "tmx"
-	if st, err := os.Stat(base); base == "" || err != nil || !st.IsDir() {
-		base = os.TempDir()
-		name = fmt.Sprintf("tmx-%d", os.Getuid())
-	}
-	dir := filepath.Join(base, name)
-	if err := os.Mkdir(dir, 0o700); err != nil && !os.IsExist(err) {
-		return "", configErr(err, "cannot create %s: %v", dir, err)
-	}
-	st, err := os.Lstat(dir)
-	if err != nil {
-		return "", configErr(err, "cannot use %s: %v", dir, err)
-	}
-	sys, _ := st.Sys().(*syscall.Stat_t)
-	if !st.IsDir() || st.Mode()&os.ModeSymlink != 0 || st.Mode().Perm()&0o077 != 0 || sys == nil || int(sys.Uid) != os.Getuid() {
-		return "", tmxerr.Errorf(tmxerr.ConfigError, "%s is not a private directory of this user (mode %v)", dir, st.Mode()).
-			WithHint("remove it, or set XDG_RUNTIME_DIR to a private directory")
-	}
-	return dir, nil
 }

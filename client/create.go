@@ -14,6 +14,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/tmx-sh/tmx/internal/tmux"
 	"github.com/tmx-sh/tmx/selector"
 	"github.com/tmx-sh/tmx/tmxerr"
 )
@@ -127,7 +128,7 @@ func checkName(kind, name string) error {
 		return tmxerr.Errorf(tmxerr.InvalidArgument, "the %s name is %d bytes; at most %d", kind, len(name), MaxName)
 	case !utf8.ValidString(name):
 		return tmxerr.Errorf(tmxerr.InvalidArgument, "%s name %q is not valid UTF-8", kind, name)
-	case hasControl(name):
+	case tmux.HasControl(name):
 		return tmxerr.Errorf(tmxerr.InvalidArgument, "%s name %q contains control characters", kind, name).
 			WithHint("tmux stores them escaped (\\t, \\n), so the name would not match what you gave")
 	}
@@ -142,7 +143,7 @@ func checkDir(dir string) error {
 		return tmxerr.Errorf(tmxerr.InvalidArgument, "start directory %q is not absolute", dir).
 			WithHint("give an absolute path; the tmux server's working directory is not yours")
 	}
-	if hasControl(dir) {
+	if tmux.HasControl(dir) {
 		return tmxerr.Errorf(tmxerr.InvalidArgument, "start directory %q contains control characters", dir)
 	}
 	// tmux silently starts in another directory when this one is missing.
@@ -280,7 +281,7 @@ func (c *Client) NewSession(ctx context.Context, o SpawnOptions) (*Spawned, erro
 	}
 	live := c.socket.Live(c.getenv)
 	if !live {
-		if err := c.orphanError(); err != nil {
+		if err := c.r.OrphanError(); err != nil {
 			return nil, err
 		}
 	}
@@ -530,7 +531,7 @@ func (c *Client) awaitReady(ctx context.Context, p PaneInfo, shell bool) bool {
 		if kind != shellPOSIX && kind != shellFish {
 			if shell && time.Now().Before(end) && p.PanePID > 0 {
 				// tmux's child may not have executed the shell yet.
-				if _, running := runningCommand(p.PanePID); running {
+				if _, running := tmux.RunningCommand(p.PanePID); running {
 					time.Sleep(time.Millisecond)
 					continue
 				}
@@ -561,16 +562,16 @@ func (c *Client) waitDrawn(ctx context.Context, p PaneInfo, d time.Duration) boo
 		l, err := c.look(ctx, p.PaneID, 0)
 		return err == nil && (l.CursorX > 0 || l.CursorY > 0)
 	}
-	cc, err := c.attachControl(ctx, p.SessionID, p.PaneID)
+	cc, err := c.r.AttachControl(ctx, p.SessionID, p.PaneID)
 	if err != nil {
 		return drawn()
 	}
-	defer cc.close()
+	defer cc.Close()
 	if drawn() {
 		return true
 	}
 	select {
-	case <-cc.wake:
+	case <-cc.Wake():
 		return true
 	case <-ctx.Done():
 		return drawn()

@@ -15,6 +15,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/tmx-sh/tmx/internal/statedir"
 	"github.com/tmx-sh/tmx/tmxerr"
 )
 
@@ -97,7 +98,7 @@ func CursorKeyFrom(getenv func(string) string) (*CursorKey, error) {
 		}
 		return keyFrom(k), nil
 	}
-	dir, err := privateDir(getenv)
+	dir, err := statedir.Dir(getenv)
 	if err != nil {
 		return nil, err
 	}

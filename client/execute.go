@@ -2,11 +2,13 @@ package client
 
 import (
 	"context"
-	"os"
 	"strconv"
 	"strings"
 	"syscall"
 
+	textclip "github.com/tmx-sh/tmx/internal/clip"
+
+	"github.com/tmx-sh/tmx/internal/tmux"
 	"github.com/tmx-sh/tmx/tmxerr"
 )
 
@@ -30,7 +32,7 @@ const maxEnvName = 256
 func CheckEnv(env []string, suppress bool) error {
 	for _, kv := range env {
 		name, value, ok := strings.Cut(kv, "=")
-		if !ok || name == "" || name[0] >= '0' && name[0] <= '9' || !onlyBytes(name, "_") {
+		if !ok || name == "" || name[0] >= '0' && name[0] <= '9' || !tmux.OnlyBytes(name, "_") {
 			return tmxerr.Errorf(tmxerr.InvalidArgument, "environment entry %q is not NAME=VALUE with a valid name", clip(name)).
 				WithHint("names are letters, digits and _, not starting with a digit")
 		}
@@ -181,7 +183,8 @@ func (c *Client) SignalPane(snap *Snapshot, p PaneInfo, sig string, confirm, con
 		return nil, tmxerr.Errorf(tmxerr.ConfirmationRequired, "%s would usually end %s in pane %s", sig, p.PaneCurrentCommand, p.PaneID).
 			WithHint("add --confirm (confirm: true over MCP)")
 	}
-	_, tpgid, ok := procStat(p.PanePID)
+	stat, ok := tmux.ReadStat(p.PanePID)
+	tpgid := stat.Tpgid
 	if !ok || tpgid <= 1 {
 		return nil, tmxerr.Errorf(tmxerr.TmuxError, "cannot find the foreground process group of pane %s (no /proc?)", p.PaneID).
 			WithHint("send C-c as a key instead: tmx send %s C-c (send_keys)", p.PaneID)
@@ -194,15 +197,15 @@ func (c *Client) SignalPane(snap *Snapshot, p PaneInfo, sig string, confirm, con
 		// SIGSTOP on a shell's job hands the terminal back to the shell,
 		// so the foreground is the shell itself; what there is to resume
 		// is the stopped job of the pane's session.
-		if _, shellPgrp, sid, ok := procState(p.PanePID); ok && tpgid == shellPgrp {
-			if groups := stoppedGroups(sid, shellPgrp); len(groups) > 0 {
+		if tpgid == stat.Pgrp {
+			if groups := tmux.StoppedGroups(stat.Session, stat.Pgrp); len(groups) > 0 {
 				res.ProcessGroup = groups[len(groups)-1]
 				res.Note = "the job resumes in the background; the shell's fg brings it to the foreground"
 			}
 		}
 	}
-	if b, err := os.ReadFile("/proc/" + strconv.Itoa(res.ProcessGroup) + "/comm"); err == nil {
-		res.Command = strings.TrimSpace(string(b))
+	if comm := tmux.Comm(res.ProcessGroup); comm != "" {
+		res.Command = comm
 	}
 	tpgid = res.ProcessGroup
 	if err := syscall.Kill(-tpgid, Signals[sig]); err != nil {
@@ -270,3 +273,5 @@ func (c *Client) SendKeysBatch(ctx context.Context, snap *Snapshot, ops []KeyOp,
 	}
 	return results, nil
 }
+
+func clip(s string) string { return textclip.String(s, 40) }

@@ -13,6 +13,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/tmx-sh/tmx/internal/statedir"
 	"github.com/tmx-sh/tmx/tmxerr"
 )
 
@@ -50,17 +51,13 @@ const TeardownGuardEnv = "TMX_TEARDOWN_REQUIRES_TMX_SERVER"
 // generationFile is where the generation of the socket at sockPath is
 // kept.
 func generationFile(getenv func(string) string, sockPath string) (string, error) {
-	dir, err := privateDir(getenv)
+	dir, err := statedir.Dir(getenv)
 	if err != nil {
 		return "", err
 	}
 	sum := sha256.Sum256([]byte(filepath.Clean(sockPath)))
 	return filepath.Join(dir, "server-"+hex.EncodeToString(sum[:8])+".json"), nil
 }
-
-// startsServer reports whether args may start a server: tmx passes -f
-// (the configuration for a new server) only then.
-func startsServer(args []string) bool { return len(args) > 1 && args[0] == "-f" }
 
 // recordGeneration writes the generation of the server that the command
 // just run started, if it did: the socket took no connections before the
@@ -73,7 +70,7 @@ func (c *Client) recordGeneration(ctx context.Context, began time.Time) {
 		return
 	}
 	g := Generation{SocketPath: recs[0][0], ServerPID: atoi(recs[0][1]), StartTime: atoi64(recs[0][2])}
-	g.ConfigProvenance, _ = parseProvenance(recs[0][3])
+	g.ConfigProvenance, _ = ParseProvenance(recs[0][3])
 	if g.ConfigProvenance == "unknown" || g.StartTime < began.Unix()-1 || g.ServerPID <= 0 {
 		return
 	}
@@ -118,13 +115,13 @@ func RecordedGeneration(getenv func(string) string, sockPath string) (Generation
 	return g, true
 }
 
-// TmxStarted reports whether the server running on the socket now is the
+// TmxStarted reports whether the server running on socket s now is the
 // generation tmx recorded, and returns it. It sends tmux no command: the
 // socket file must be the one the server made (same device and inode)
 // and the recorded pid must still be that process (same start in /proc,
 // same boot; where there is no /proc, a live pid). A socket with no
 // server is not tmx-started.
-func (s Socket) TmxStarted(getenv func(string) string) (Generation, bool) {
+func TmxStarted(s Socket, getenv func(string) string) (Generation, bool) {
 	path := s.PathIn(getenv)
 	g, ok := RecordedGeneration(getenv, path)
 	if !ok || !s.Live(getenv) {

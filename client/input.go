@@ -7,6 +7,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/tmx-sh/tmx/internal/tmux"
 	"github.com/tmx-sh/tmx/selector"
 	"github.com/tmx-sh/tmx/tmxerr"
 )
@@ -442,15 +443,15 @@ type paneState struct {
 }
 
 func (c *Client) paneState(ctx context.Context, paneID string) (paneState, error) {
-	tok := newToken()
+	tok := tmux.NewToken()
 	out, err := c.Exec(ctx, nil,
-		"display-message", "-p", "-t", paneID, buildFormat(tok, []string{"pane_id", "cursor_x", "cursor_y", "history_size"}),
+		"display-message", "-p", "-t", paneID, tmux.BuildFormat(tok, []string{"pane_id", "cursor_x", "cursor_y", "history_size"}),
 		";", "capture-pane", "-p", "-t", paneID)
 	if err != nil {
 		return paneState{}, err
 	}
 	head, rest, _ := strings.Cut(string(out), "\n")
-	recs, err := parseRecords(head, tok, 4)
+	recs, err := tmux.ParseRecords(head, tok, 4)
 	if err != nil || len(recs) != 1 || recs[0][0] != paneID {
 		return paneState{}, tmxerr.Errorf(tmxerr.TargetNotFound, "pane %s no longer exists", paneID)
 	}

@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/tmx-sh/tmx/internal/tmux"
 	"github.com/tmx-sh/tmx/tmxerr"
 )
 
@@ -105,7 +106,7 @@ var lookFields = []string{"pane_id", "pane_pid", "history_size", "cursor_x", "cu
 // give every logical line its exact row span: a joined line is the
 // concatenation of its rows.
 func (c *Client) look(ctx context.Context, paneID string, from int) (*Look, error) {
-	tok := newToken()
+	tok := tmux.NewToken()
 	sep := tok + "-"
 	// Rows as drawn: -N keeps their spaces, but tmux 3.2a's -N also joins
 	// wrapped rows, like -J; there plain rows (trailing spaces trimmed)
@@ -115,7 +116,7 @@ func (c *Client) look(ctx context.Context, paneID string, from int) (*Look, erro
 		rowsFlag = "-N"
 	}
 	out, err := c.Exec(ctx, nil,
-		"display-message", "-p", "-t", paneID, buildFormat(tok, lookFields),
+		"display-message", "-p", "-t", paneID, tmux.BuildFormat(tok, lookFields),
 		";", "capture-pane", "-p", rowsFlag, "-t", paneID, "-S", strconv.Itoa(from),
 		";", "display-message", "-p", "-t", paneID, sep,
 		";", "capture-pane", "-p", "-J", "-t", paneID, "-S", strconv.Itoa(from))
@@ -123,7 +124,7 @@ func (c *Client) look(ctx context.Context, paneID string, from int) (*Look, erro
 		return nil, err
 	}
 	head, rest, _ := strings.Cut(string(out), "\n")
-	recs, err := parseRecords(head, tok, len(lookFields))
+	recs, err := tmux.ParseRecords(head, tok, len(lookFields))
 	if err != nil || len(recs) != 1 || recs[0][0] != paneID {
 		// display-message falls back to another pane when the target is
 		// gone (B19).

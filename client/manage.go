@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/tmx-sh/tmx/internal/tmux"
 	"github.com/tmx-sh/tmx/selector"
 	"github.com/tmx-sh/tmx/tmxerr"
 )
@@ -380,7 +381,7 @@ func isVarName(n string) bool { return isTmuxName(n, '_') }
 // and -) or a lowercase word of letters, digits and sep, at most 100 bytes.
 func isTmuxName(n string, sep byte) bool {
 	if strings.HasPrefix(n, "@") {
-		return len(n) > 1 && len(n) <= 100 && onlyBytes(n[1:], "_-")
+		return len(n) > 1 && len(n) <= 100 && tmux.OnlyBytes(n[1:], "_-")
 	}
 	if n == "" || len(n) > 100 || n[0] < 'a' || n[0] > 'z' {
 		return false

@@ -1,19 +1,21 @@
 package client
 
 import (
-	"github.com/tmx-sh/tmx/tmxerr"
 	"strings"
 	"testing"
+
+	"github.com/tmx-sh/tmx/internal/tmux"
+	"github.com/tmx-sh/tmx/tmxerr"
 )
 
 func TestParseRecords(t *testing.T) {
 	tok := "~tmxfeedface"
-	f := buildFormat(tok, []string{"pane_id", "pane_title"})
+	f := tmux.BuildFormat(tok, []string{"pane_id", "pane_title"})
 	if f != "~tmxfeedface<#{pane_id}~tmxfeedface|#{pane_title}~tmxfeedface>" {
 		t.Fatalf("format = %q", f)
 	}
 	out := tok + "<%1" + tok + "|evil|title\tx\ny" + tok + ">\n" + tok + "<%2" + tok + "|" + tok + ">\n"
-	recs, err := parseRecords(out, tok, 2)
+	recs, err := tmux.ParseRecords(out, tok, 2)
 	if err != nil || len(recs) != 2 || recs[0][1] != "evil|title\tx\ny" || recs[1][0] != "%2" || recs[1][1] != "" {
 		t.Fatalf("parseRecords = %q, %v", recs, err)
 	}
@@ -25,11 +27,11 @@ func TestParseRecords(t *testing.T) {
 		tok + "<a" + tok + "|b" + tok + ">x",             // trailing text
 		tok + "<a" + tok + "<b" + tok + ">",
 	} {
-		if _, err := parseRecords(bad, tok, 2); err == nil {
-			t.Errorf("parseRecords(%q) accepted malformed output", bad)
+		if _, err := tmux.ParseRecords(bad, tok, 2); err == nil {
+			t.Errorf("tmux.ParseRecords(%q) accepted malformed output", bad)
 		}
 	}
-	if recs, err := parseRecords("", tok, 2); err != nil || len(recs) != 0 {
+	if recs, err := tmux.ParseRecords("", tok, 2); err != nil || len(recs) != 0 {
 		t.Errorf("empty output: %q %v", recs, err)
 	}
 }
@@ -40,16 +42,16 @@ func FuzzParseRecords(f *testing.F) {
 	f.Add("%1", "evil|title\tx", "/tmp/nl\nx")
 	f.Add("", "~tmx", ">\n<")
 	f.Fuzz(func(t *testing.T, a, b, c string) {
-		tok := newToken()
+		tok := tmux.NewToken()
 		if strings.Contains(a+b+c, tok) {
 			return
 		}
 		out := tok + "<" + a + tok + "|" + b + tok + "|" + c + tok + ">\n"
-		recs, err := parseRecords(out+out, tok, 3)
+		recs, err := tmux.ParseRecords(out+out, tok, 3)
 		if err != nil || len(recs) != 2 || recs[1][0] != a || recs[1][1] != b || recs[1][2] != c {
 			t.Fatalf("round trip of %q %q %q: %q %v", a, b, c, recs, err)
 		}
-		parseRecords(a+b+c, tok, 3) // arbitrary output: must not panic
+		tmux.ParseRecords(a+b+c, tok, 3) // arbitrary output: must not panic
 	})
 }
 

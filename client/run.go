@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/tmx-sh/tmx/internal/tmux"
 	"github.com/tmx-sh/tmx/tmxerr"
 )
 
@@ -117,7 +118,7 @@ func checkRunnable(p PaneInfo, caller Caller, limit time.Duration) (promptState,
 	}
 	began := time.Now()
 	young := false
-	if age, ok := processAge(p.PanePID); ok && age < startupWindow {
+	if age, ok := tmux.Age(p.PanePID); ok && age < startupWindow {
 		young = true
 	}
 	for {
@@ -225,7 +226,7 @@ func (c *Client) Run(ctx context.Context, snap *Snapshot, p PaneInfo, command st
 	if err := CheckCommand(command); err != nil {
 		return nil, err
 	}
-	if hasControl(snap.Server.SocketPath) {
+	if tmux.HasControl(snap.Server.SocketPath) {
 		return nil, tmxerr.Errorf(tmxerr.SocketError, "the server's socket path %q contains control characters", snap.Server.SocketPath).
 			WithHint("use a socket whose path has no control characters")
 	}
@@ -516,12 +517,12 @@ func (f *frame) shellLives() bool {
 	}
 	end := time.Now().Add(shellBackWait)
 	for {
-		if !processAlive(pid) {
+		if !tmux.Alive(pid) {
 			return false
 		}
-		if pgrp, tpgid, ok := procStat(pid); !ok || tpgid == pgrp || time.Now().After(end) {
+		if st, ok := tmux.ReadStat(pid); !ok || st.Tpgid == st.Pgrp || time.Now().After(end) {
 			time.Sleep(2 * time.Millisecond)
-			return processAlive(pid)
+			return tmux.Alive(pid)
 		}
 		time.Sleep(500 * time.Microsecond)
 	}
@@ -666,10 +667,10 @@ type waiterResult struct {
 // the frame unless its output scrolled further; read then reads again.
 func (c *Client) startWaiter(ctx context.Context, channel string, p PaneInfo) <-chan waiterResult {
 	ch := make(chan waiterResult, 1)
-	tok := newToken()
+	tok := tmux.NewToken()
 	args := []string{
 		"wait-for", channel,
-		";", "display-message", "-p", "-t", p.PaneID, buildFormat(tok, []string{"pane_id", "history_size"}),
+		";", "display-message", "-p", "-t", p.PaneID, tmux.BuildFormat(tok, []string{"pane_id", "history_size"}),
 		";", "capture-pane", "-p", "-J", "-t", p.PaneID, "-S", strconv.Itoa(p.CursorY - p.PaneHeight),
 	}
 	go func() {
@@ -679,7 +680,7 @@ func (c *Client) startWaiter(ctx context.Context, channel string, p PaneInfo) <-
 			return
 		}
 		head, rest, ok := strings.Cut(string(out), "\n")
-		recs, perr := parseRecords(head, tok, 2)
+		recs, perr := tmux.ParseRecords(head, tok, 2)
 		if !ok || perr != nil || len(recs) != 1 || recs[0][0] != p.PaneID {
 			ch <- waiterResult{err: fmt.Errorf("unexpected output after wait-for")}
 			return

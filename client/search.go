@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/tmx-sh/tmx/internal/tmux"
 	"github.com/tmx-sh/tmx/tmxerr"
 )
 
@@ -80,7 +81,7 @@ func (c *Client) Search(ctx context.Context, panes []PaneInfo, o SearchOptions) 
 	if len(todo) == 0 {
 		return res, nil
 	}
-	tok := newToken()
+	tok := tmux.NewToken()
 	var args []string
 	for i, p := range todo {
 		if i > 0 {

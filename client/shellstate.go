@@ -1,12 +1,11 @@
 package client
 
 import (
-	"os"
-	"strconv"
 	"strings"
 	"syscall"
 	"time"
-	"unsafe"
+
+	"github.com/tmx-sh/tmx/internal/tmux"
 )
 
 // Tri is a three-valued answer for a result field that must say what
@@ -60,18 +59,17 @@ func probePrompt(pid int, tty string, kind shellKind, name string) promptState {
 	if pid <= 0 {
 		return promptState{AtPrompt: Unknown}
 	}
-	pgrp, tpgid, ok := procStat(pid)
-	if !ok || tpgid <= 0 {
+	stat, ok := tmux.ReadStat(pid)
+	if !ok || stat.Tpgid <= 0 {
 		return promptState{AtPrompt: Unknown}
 	}
-	if tpgid != pgrp {
-		b, _ := os.ReadFile("/proc/" + strconv.Itoa(tpgid) + "/comm")
-		return promptState{AtPrompt: No, What: strings.TrimSpace(string(b)), Job: true}
+	if stat.Tpgid != stat.Pgrp {
+		return promptState{AtPrompt: No, What: tmux.Comm(stat.Tpgid), Job: true}
 	}
-	if what, running := runningCommand(pid); running {
+	if what, running := tmux.RunningCommand(pid); running {
 		return promptState{AtPrompt: No, What: what}
 	}
-	lflag, ok := ttyLflag(tty)
+	lflag, ok := tmux.TTYLflag(tty)
 	if !ok {
 		// The terminal cannot be read (another user's pane): the
 		// foreground group is all that is known.
@@ -80,9 +78,9 @@ func probePrompt(pid int, tty string, kind shellKind, name string) promptState {
 	if lflag&syscall.ICANON == 0 {
 		return promptState{AtPrompt: Yes, Editing: true}
 	}
-	st := readProcStatus(pid)
+	st := tmux.ReadStatus(pid)
 	switch {
-	case st.state != 'S' || st.wchan == "do_wait" || st.wchan == "kernel_wait4":
+	case st.State != 'S' || st.WaitsForChild():
 		// Running, or waiting for a child of its own group (a startup
 		// file's command without job control).
 		return promptState{AtPrompt: No, What: name}
@@ -100,97 +98,6 @@ func hasLineEditor(name string) bool {
 		return true
 	}
 	return false
-}
-
-// ttyLflag returns the local-mode flags (termios c_lflag) of the terminal
-// at path, opened without becoming a controlling terminal and closed at
-// once. Only the tty driver's settings are read: nothing is read from or
-// written to the terminal.
-func ttyLflag(path string) (uint32, bool) {
-	t, ok := ttyAttr(path)
-	return t.Lflag, ok
-}
-
-func ttyAttr(path string) (syscall.Termios, bool) {
-	var t syscall.Termios
-	if !strings.HasPrefix(path, "/dev/") {
-		return t, false
-	}
-	fd, err := syscall.Open(path, syscall.O_RDONLY|syscall.O_NOCTTY|syscall.O_NONBLOCK|syscall.O_CLOEXEC, 0)
-	if err != nil {
-		return t, false
-	}
-	defer syscall.Close(fd)
-	if _, _, e := syscall.Syscall(syscall.SYS_IOCTL, uintptr(fd), syscall.TCGETS, uintptr(unsafe.Pointer(&t))); e != 0 {
-		return t, false
-	}
-	return t, true
-}
-
-// flushTypeahead discards input the terminal at path holds that no program
-// has read yet (tcflush(TCIFLUSH), termios(3)): in canonical mode, a line
-// typed and not ended. It reports whether the terminal could be flushed.
-func flushTypeahead(path string) bool {
-	if !strings.HasPrefix(path, "/dev/") {
-		return false
-	}
-	fd, err := syscall.Open(path, syscall.O_RDONLY|syscall.O_NOCTTY|syscall.O_NONBLOCK|syscall.O_CLOEXEC, 0)
-	if err != nil {
-		return false
-	}
-	defer syscall.Close(fd)
-	const tcflsh, tciflush = 0x540B, 0 // asm-generic/ioctls.h, termbits.h
-	_, _, e := syscall.Syscall(syscall.SYS_IOCTL, uintptr(fd), tcflsh, tciflush)
-	return e == 0
-}
-
-// procStatus is what /proc/<pid>/status and /proc/<pid>/wchan say of a
-// process (proc(5)).
-type procStatus struct {
-	ok    bool
-	state byte
-	// wchan is the kernel function the process sleeps in ("0" or empty
-	// when the kernel does not say).
-	wchan string
-	// switches counts the times the process went to sleep
-	// (voluntary_ctxt_switches).
-	switches int
-	// sigIgn and sigPnd are the ignored and pending signal masks (bit
-	// n-1 for signal n); sigPnd joins the thread's and the process's.
-	sigIgn, sigPnd uint64
-}
-
-func readProcStatus(pid int) procStatus {
-	dir := "/proc/" + strconv.Itoa(pid)
-	b, err := os.ReadFile(dir + "/status")
-	if err != nil {
-		return procStatus{}
-	}
-	st := procStatus{ok: true}
-	for _, line := range strings.Split(string(b), "\n") {
-		k, v, ok := strings.Cut(line, ":")
-		if !ok {
-			continue
-		}
-		v = strings.TrimSpace(v)
-		switch k {
-		case "State":
-			if v != "" {
-				st.state = v[0]
-			}
-		case "voluntary_ctxt_switches":
-			st.switches, _ = strconv.Atoi(v)
-		case "SigIgn":
-			st.sigIgn, _ = strconv.ParseUint(v, 16, 64)
-		case "SigPnd", "ShdPnd":
-			n, _ := strconv.ParseUint(v, 16, 64)
-			st.sigPnd |= n
-		}
-	}
-	if w, err := os.ReadFile(dir + "/wchan"); err == nil {
-		st.wchan = string(w)
-	}
-	return st
 }
 
 const sigintBit = 1 << (syscall.SIGINT - 1)
@@ -216,69 +123,46 @@ const sigintBit = 1 << (syscall.SIGINT - 1)
 // tell, and then nothing was sent.
 func resetLineEditor(pid int, tty string, editing bool, d time.Duration) bool {
 	if !editing {
-		return flushTypeahead(tty)
+		return tmux.FlushTypeahead(tty)
 	}
-	before := readProcStatus(pid)
-	if !before.ok || before.sigIgn&sigintBit != 0 {
+	before := tmux.ReadStatus(pid)
+	if !before.OK || before.SigIgn&sigintBit != 0 {
 		return false
 	}
-	flushTypeahead(tty)
+	tmux.FlushTypeahead(tty)
 	if syscall.Kill(pid, syscall.SIGINT) != nil {
 		return false
 	}
 	end := time.Now().Add(d)
 	for time.Now().Before(end) {
 		time.Sleep(200 * time.Microsecond)
-		st := readProcStatus(pid)
-		if !st.ok {
+		st := tmux.ReadStatus(pid)
+		if !st.OK {
 			return true // the shell is gone; what follows will say so
 		}
-		if st.sigPnd&sigintBit != 0 || st.switches <= before.switches || st.state != 'S' ||
-			st.wchan == "do_wait" || st.wchan == "kernel_wait4" {
+		if st.SigPnd&sigintBit != 0 || st.Switches <= before.Switches || st.State != 'S' || st.WaitsForChild() {
 			continue
 		}
-		if lflag, ok := ttyLflag(tty); ok && lflag&syscall.ICANON == 0 {
+		if lflag, ok := tmux.TTYLflag(tty); ok && lflag&syscall.ICANON == 0 {
 			return true
 		}
 	}
 	return true
 }
 
-// processAlive reports whether pid exists and is not a zombie.
-func processAlive(pid int) bool {
-	state, _, _, ok := procState(pid)
-	return ok && state != 'Z'
-}
-
-// processAge returns how long ago pid started: /proc/<pid>/stat's
-// starttime (clock ticks after boot; USER_HZ is 100 on Linux) against
-// /proc/uptime.
-func processAge(pid int) (time.Duration, bool) {
-	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
-	if err != nil {
-		return 0, false
+// paneShell names the program a pane was started with and its frame
+// syntax: /proc/<pane_pid>/comm where /proc can tell, else
+// pane_current_command. pane_current_command names the foreground job
+// instead, and under fish, which runs commands in its own foreground, that
+// is a tmux client for a moment while an earlier run's frame signals.
+func paneShell(p PaneInfo) (string, shellKind) {
+	if p.PanePID > 0 {
+		// A pane created a moment ago may still be the tmux server's
+		// forked child, named "tmux: server" until it executes the
+		// program; then only tmux's own view can say.
+		if comm := tmux.Comm(p.PanePID); comm != "" && !strings.HasPrefix(comm, "tmux") {
+			return shellOf(comm)
+		}
 	}
-	s := string(b)
-	i := strings.LastIndexByte(s, ')')
-	if i < 0 {
-		return 0, false
-	}
-	f := strings.Fields(s[i+1:])
-	// After comm: state is field 3 of stat(5), starttime field 22.
-	if len(f) < 20 {
-		return 0, false
-	}
-	ticks, err := strconv.ParseInt(f[19], 10, 64)
-	if err != nil {
-		return 0, false
-	}
-	u, err := os.ReadFile("/proc/uptime")
-	if err != nil {
-		return 0, false
-	}
-	up, err := strconv.ParseFloat(strings.Fields(string(u))[0], 64)
-	if err != nil {
-		return 0, false
-	}
-	return time.Duration((up - float64(ticks)/100) * float64(time.Second)), true
+	return shellOf(p.PaneCurrentCommand)
 }

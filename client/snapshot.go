@@ -145,7 +145,7 @@ var paneFields = []field{
 	{"pid", func(_ *PaneInfo, s *Server, v string) { s.PID = atoi(v) }},
 	{"start_time", func(_ *PaneInfo, s *Server, v string) { s.StartTime = atoi64(v) }},
 	{"version", func(_ *PaneInfo, s *Server, v string) { s.Version = v }},
-	{"@tmx_provenance", func(_ *PaneInfo, s *Server, v string) { s.Provenance, s.ConfigPath = parseProvenance(v) }},
+	{"@tmx_provenance", func(_ *PaneInfo, s *Server, v string) { s.Provenance, s.ConfigPath = ParseProvenance(v) }},
 }
 
 var paneFieldNames = func() []string {
@@ -254,25 +254,34 @@ func SelectorError(err error) error {
 	return err
 }
 
-// checkedProvenance is srv's stamped provenance if srv is the generation
-// tmx recorded for its socket, else unknown.
-func (c *Client) checkedProvenance(srv Server) (kind, path string) {
+// CheckedProvenance is srv's stamped provenance if srv is the generation
+// tmx recorded for its socket (see [Generation]; getenv reads where tmx
+// keeps its state), else unknown: any configuration can set the stamp.
+func CheckedProvenance(getenv func(string) string, srv Server) (kind, path string) {
 	if srv.Provenance == "unknown" {
 		return srv.Provenance, ""
 	}
-	g, ok := RecordedGeneration(c.getenv, srv.SocketPath)
+	g, ok := RecordedGeneration(getenv, srv.SocketPath)
 	if !ok || g.ServerPID != srv.PID || g.StartTime != srv.StartTime {
 		return "unknown", ""
 	}
 	return srv.Provenance, srv.ConfigPath
 }
 
-func parseProvenance(v string) (kind, path string) {
+// checkedProvenance is [CheckedProvenance] with c's environment.
+func (c *Client) checkedProvenance(srv Server) (kind, path string) {
+	return CheckedProvenance(c.getenv, srv)
+}
+
+// ParseProvenance reads the @tmx_provenance stamp of a server tmx started:
+// its provenance kind (tmx-minimal, tmx-config) and configuration path,
+// or "unknown".
+func ParseProvenance(v string) (kind, path string) {
 	switch {
-	case v == provenanceMinimal:
+	case v == ProvenanceMinimal:
 		return v, ""
-	case strings.HasPrefix(v, provenanceConfig+":"):
-		return provenanceConfig, strings.TrimPrefix(v, provenanceConfig+":")
+	case strings.HasPrefix(v, ProvenanceConfig+":"):
+		return ProvenanceConfig, strings.TrimPrefix(v, ProvenanceConfig+":")
 	}
 	return "unknown", ""
 }

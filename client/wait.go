@@ -9,6 +9,8 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/tmx-sh/tmx/internal/childproc"
+	"github.com/tmx-sh/tmx/internal/tmux"
 	"github.com/tmx-sh/tmx/tmxerr"
 )
 
@@ -188,7 +190,7 @@ func (c *Client) WaitText(ctx context.Context, srv Server, p PaneInfo, o WaitOpt
 		current = currentText(entry)
 	}
 
-	cc, cerr := c.attachControl(deadline, p.SessionID, p.PaneID)
+	cc, cerr := c.r.AttachControl(deadline, p.SessionID, p.PaneID)
 	if cerr != nil {
 		if deadline.Err() != nil {
 			return c.waitEnd(res, OutcomeTimedOut, cur, o, began), nil
@@ -199,7 +201,7 @@ func (c *Client) WaitText(ctx context.Context, srv Server, p PaneInfo, o WaitOpt
 		}
 		res.PollingFallback = true
 	} else {
-		defer cc.close()
+		defer cc.Close()
 	}
 
 	var seen []string
@@ -276,7 +278,7 @@ func (c *Client) WaitText(ctx context.Context, srv Server, p PaneInfo, o WaitOpt
 		defer t.Stop()
 		poll = t.C
 	} else {
-		wake, structure, exited = cc.wake, cc.structure, cc.exited
+		wake, structure, exited = cc.Wake(), cc.Structure(), cc.Exited()
 	}
 	for {
 		select {
@@ -377,7 +379,7 @@ type ChannelResult struct {
 // read as something else: they are letters, digits and _ . : @ + = -, not
 // starting with -, at most 200 bytes.
 func CheckChannel(name string) error {
-	if len(name) == 0 || len(name) > 200 || name[0] == '-' || !onlyBytes(name, "_.:@+=-") {
+	if len(name) == 0 || len(name) > 200 || name[0] == '-' || !tmux.OnlyBytes(name, "_.:@+=-") {
 		return tmxerr.Errorf(tmxerr.InvalidArgument, "channel name %q is not allowed", name).
 			WithHint("use letters, digits and _ . : @ + = - (not first), at most 200 characters")
 	}
@@ -423,9 +425,9 @@ func (c *Client) WaitChannel(ctx context.Context, channel string, timeout time.D
 	cmd.Cancel = func() error { return cmd.Process.Signal(syscall.SIGTERM) }
 	var stderr strings.Builder
 	cmd.Stderr = &stderr
-	err = c.run(cmd)
+	err = childproc.Run(cmd, syscall.SIGTERM)
 	if err != nil {
-		err = c.classify(err, stderr.String(), args)
+		err = c.r.ExecError(ctx, err, stderr.String(), args)
 	}
 	// A wait tmx gave up on (timed out or cancelled), or a client that
 	// ended otherwise without its signal, leaves its waiter in tmux: release

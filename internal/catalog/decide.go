@@ -70,7 +70,7 @@ func Decide(o DecideOptions) (*Decision, error) {
 	// one that runs is the generation tmx recorded when it started it (a
 	// restarted host finds it). Each teardown call re-checks, since the
 	// server can change while tmx-mcp runs.
-	gen, tmxStarted := sock.TmxStarted(getenv)
+	gen, tmxStarted := client.TmxStarted(sock, getenv)
 	surface, err := Select(lookup, sock.Source == "default" && (!live || tmxStarted))
 	if err != nil {
 		return nil, err

@@ -7,12 +7,12 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/tmx-sh/tmx/client"
+	"github.com/tmx-sh/tmx/internal/doctor"
 	"github.com/tmx-sh/tmx/internal/result"
 	"github.com/tmx-sh/tmx/tmxerr"
 )
 
-// doctorCmd is tmx doctor. The checks live in client.Doctor; a failing
+// doctorCmd is tmx doctor. The checks live in package doctor; a failing
 // check is an answer, printed like the others, with exit status 1.
 func doctorCmd(env *Env) *cli.Command {
 	return &cli.Command{
@@ -34,13 +34,13 @@ func doctorCmd(env *Env) *cli.Command {
 			if err := exactArgs(x.Context, x.args, 0, "no arguments"); err != nil {
 				return err
 			}
-			rep := client.Doctor(x.ctx(), client.Options{
+			rep := doctor.Run(x.ctx(), doctor.Options{
 				TmuxPath:   globalString(x.Context, "tmux"),
 				SocketName: globalString(x.Context, "socket-name"),
 				SocketPath: globalString(x.Context, "socket-path"),
 				Environ:    x.env.Environ,
 			})
-			if err := x.emit(result.Doctor{DoctorReport: *rep}, func(w io.Writer) { printDoctor(w, rep) }); err != nil {
+			if err := x.emit(result.Doctor{Report: *rep}, func(w io.Writer) { printDoctor(w, rep) }); err != nil {
 				return err
 			}
 			if !rep.OK {
@@ -53,7 +53,7 @@ func doctorCmd(env *Env) *cli.Command {
 
 // printDoctor writes one line per check (status, name, summary) with its
 // detail and effect indented below, then a verdict.
-func printDoctor(w io.Writer, rep *client.DoctorReport) {
+func printDoctor(w io.Writer, rep *doctor.Report) {
 	var warns, fails int
 	for _, ch := range rep.Checks {
 		fmt.Fprintf(w, "%-4s  %-17s  %s\n", ch.Status, ch.Name, cell(ch.Summary))
@@ -66,9 +66,9 @@ func printDoctor(w io.Writer, rep *client.DoctorReport) {
 			fmt.Fprintf(w, "      effect: %s\n", cell(ch.Effect))
 		}
 		switch ch.Status {
-		case client.StatusWarn:
+		case doctor.StatusWarn:
 			warns++
-		case client.StatusFail:
+		case doctor.StatusFail:
 			fails++
 		}
 	}

@@ -105,6 +105,9 @@ esac
 		}
 	}
 	call(2, "list_sessions", `{}`) // queued behind call 1
+	// Calls are dispatched concurrently: let call 2 take the queue's one
+	// place before call 3 arrives.
+	time.Sleep(200 * time.Millisecond)
 	call(3, "list_sessions", `{}`) // beyond the queue
 	r := next()
 	if text, isErr := toolText(t, r); r["id"] != float64(3) || !isErr || !strings.HasPrefix(text, "error busy: ") || !strings.Contains(text, "hint: ") {

@@ -13,6 +13,7 @@ import (
 	"fmt"
 
 	"github.com/tmx-sh/tmx/client"
+	"github.com/tmx-sh/tmx/internal/doctor"
 	"github.com/tmx-sh/tmx/tmxerr"
 )
 
@@ -350,5 +351,5 @@ type ReadBatch struct {
 // ok, false when any check failed. socket_path and server_pid name the
 // server that was checked (server_pid 0 when none runs).
 type Doctor struct {
-	client.DoctorReport
+	doctor.Report
 }

@@ -186,7 +186,7 @@ func (s *server) same(t *testing.T, utf8 bool, env []string, stdin func() io.Rea
 	}
 	e := s.exec(context.Background(), utf8, env, in, argv...)
 	if !bytes.Equal(n.Stdout, e.Stdout) {
-		t.Errorf("%q: stdout differs:\nnative %s\nexec   %s", argv, clip(n.Stdout), clip(e.Stdout))
+		t.Errorf("%q: stdout differs:\nnative %s\nexec   %s", argv, clipBytes(n.Stdout), clipBytes(e.Stdout))
 	}
 	if !bytes.Equal(n.Stderr, e.Stderr) {
 		t.Errorf("%q: stderr differs:\nnative %q\nexec   %q", argv, n.Stderr, e.Stderr)
@@ -197,7 +197,7 @@ func (s *server) same(t *testing.T, utf8 bool, env []string, stdin func() io.Rea
 	return n
 }
 
-func clip(b []byte) string {
+func clipBytes(b []byte) string {
 	if len(b) > 300 {
 		return strconv.Quote(string(b[:150])) + "..." + strconv.Quote(string(b[len(b)-150:])) + " (" + strconv.Itoa(len(b)) + " bytes)"
 	}

@@ -1,10 +1,12 @@
-package client
+package tmux
 
 import (
 	"context"
 	"os"
 	"path/filepath"
 	"syscall"
+
+	"github.com/tmx-sh/tmx/internal/statedir"
 )
 
 // controlLock serialises the moments a tmx control client is not yet, or
@@ -50,7 +52,7 @@ func ControlLockFile(sockPath string) string {
 
 func openLockFile(sockPath string, getenv func(string) string) *os.File {
 	paths := []string{ControlLockFile(sockPath)}
-	if d, err := privateDir(getenv); err == nil {
+	if d, err := statedir.Dir(getenv); err == nil {
 		paths = append(paths, filepath.Join(d, filepath.Base(paths[0])))
 	}
 	for _, p := range paths {

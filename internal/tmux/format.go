@@ -1,4 +1,4 @@
-package client
+package tmux
 
 import (
 	"context"
@@ -11,7 +11,7 @@ import (
 	"github.com/tmx-sh/tmx/tmxerr"
 )
 
-// FormatArg stands for the format in the argv given to [Client.Query]; it is
+// FormatArg stands for the format in the argv given to [Runner.Query]; it is
 // replaced by the generated format.
 const FormatArg = "\x00format\x00"
 
@@ -31,9 +31,9 @@ const FormatArg = "\x00format\x00"
 // format. A record of the wrong shape is an error, not a guess. The token is
 // printable ASCII, so it survives tmux 3.4's octal escaping of control
 // characters in format output unchanged.
-func (c *Client) Query(ctx context.Context, fields []string, args ...string) ([][]string, error) {
-	tok := newToken()
-	format := buildFormat(tok, fields)
+func (r *Runner) Query(ctx context.Context, fields []string, args ...string) ([][]string, error) {
+	tok := NewToken()
+	format := BuildFormat(tok, fields)
 	argv := make([]string, len(args))
 	found := false
 	for i, a := range args {
@@ -45,20 +45,22 @@ func (c *Client) Query(ctx context.Context, fields []string, args ...string) ([]
 		}
 	}
 	if !found {
-		panic("client.Query: argv has no FormatArg")
+		panic("tmux.Query: argv has no FormatArg")
 	}
-	out, err := c.Exec(ctx, nil, argv...)
+	out, err := r.Exec(ctx, nil, argv...)
 	if err != nil {
 		return nil, err
 	}
-	recs, err := parseRecords(string(out), tok, len(fields))
+	recs, err := ParseRecords(string(out), tok, len(fields))
 	if err != nil {
 		return nil, tmxerr.Wrap(tmxerr.TmuxError, err, "tmux %s: %v", args[0], err)
 	}
 	return recs, nil
 }
 
-func newToken() string {
+// NewToken returns a random token for [BuildFormat]: printable ASCII, so
+// it survives tmux 3.4's octal escaping of control characters.
+func NewToken() string {
 	var b [8]byte
 	if _, err := rand.Read(b[:]); err != nil {
 		panic(err)
@@ -66,7 +68,9 @@ func newToken() string {
 	return "~tmx" + hex.EncodeToString(b[:])
 }
 
-func buildFormat(tok string, fields []string) string {
+// BuildFormat returns a format that prints fields as one record
+// delimited by tok (see [Runner.Query]).
+func BuildFormat(tok string, fields []string) string {
 	var b strings.Builder
 	for i, f := range fields {
 		if i == 0 {
@@ -84,8 +88,8 @@ func buildFormat(tok string, fields []string) string {
 	return b.String()
 }
 
-// parseRecords splits tmux output made with buildFormat(tok, n fields).
-func parseRecords(out, tok string, n int) ([][]string, error) {
+// ParseRecords splits tmux output made with BuildFormat(tok, n fields).
+func ParseRecords(out, tok string, n int) ([][]string, error) {
 	pieces := strings.Split(out, tok)
 	if strings.TrimSpace(pieces[0]) != "" {
 		return nil, fmt.Errorf("unexpected output before the first record: %q", clip(pieces[0]))

@@ -1,4 +1,4 @@
-package client
+package tmux
 
 import (
 	"bufio"
@@ -13,7 +13,7 @@ import (
 	"time"
 )
 
-// control is a tmux control-mode client (CONTROL MODE in tmux(1)) attached
+// Control is a tmux control-mode client (CONTROL MODE in tmux(1)) attached
 // to one session for the length of one wait, as a change detector: tmux
 // tells it when a pane prints (%output) and when the layout changes, and
 // the wait then reads the rendered pane itself. It attaches with
@@ -24,7 +24,7 @@ import (
 //
 // A control client is a real client: the session's session_attached count
 // includes it, and client-attached hooks run.
-type control struct {
+type Control struct {
 	cmd   *exec.Cmd
 	stdin io.WriteCloser
 	lock  *controlLock
@@ -37,13 +37,27 @@ type control struct {
 	dropped   atomic.Int64
 }
 
-// attachControl attaches a control client to sessionID and watches paneID.
+// Wake gets a value (coalesced) when the watched pane printed.
+func (cc *Control) Wake() <-chan struct{} { return cc.wake }
+
+// Structure gets a value (coalesced) when panes or windows came or went.
+func (cc *Control) Structure() <-chan struct{} { return cc.structure }
+
+// Exited is closed when the client ended (tmux sent %exit, or its server
+// died).
+func (cc *Control) Exited() <-chan struct{} { return cc.exited }
+
+// Dropped counts the times tmux paused the client's output (%pause):
+// notifications were lost meanwhile.
+func (cc *Control) Dropped() int64 { return cc.dropped.Load() }
+
+// AttachControl attaches a control client to sessionID and watches paneID.
 // It returns once tmux has answered the attach, so output after that wakes
 // the client.
 //
 // The client runs in a process group of its own, outside tmx's, and ctx
 // does not kill it: killing a control client that is still identifying
-// crashes tmux (see [controlLock]). It ends by [control.close], or, if tmx
+// crashes tmux (see [controlLock]). It ends by [Control.Close], or, if tmx
 // dies (SIGKILL included), when its stdin reaches end of file: tmx holds
 // the only write end of that pipe, the server reads the client's stdin in
 // control mode (tmux(1), CONTROL MODE) and, at end of file, tells the
@@ -52,13 +66,13 @@ type control struct {
 // while the client identifies, would disconnect it at the one moment that
 // crashes tmux. Attaching holds the socket's control lock until tmux
 // answers.
-func (c *Client) attachControl(ctx context.Context, sessionID, paneID string) (*control, error) {
-	lock, err := lockControl(ctx, c.socket.PathIn(c.getenv), c.getenv)
+func (r *Runner) AttachControl(ctx context.Context, sessionID, paneID string) (*Control, error) {
+	lock, err := lockControl(ctx, r.socket.PathIn(r.getenv), r.getenv)
 	if err != nil {
 		return nil, err
 	}
 	flags := "ignore-size,read-only"
-	if v, err := c.Version(ctx); err == nil && v.AtLeast(3, 7) {
+	if v, err := r.Version(ctx); err == nil && v.AtLeast(3, 7) {
 		// tmux 3.7 refuses send-keys whose target client is read-only
 		// (cmd-send-keys.c), and a command client with no session of its
 		// own gets the session's attached client as its target: a
@@ -66,7 +80,7 @@ func (c *Client) attachControl(ctx context.Context, sessionID, paneID string) (*
 		// send-keys into this session fail. tmx sends it no input anyway.
 		flags = "ignore-size"
 	}
-	cmd := c.Command(context.WithoutCancel(ctx), "-C", "attach-session", "-t", sessionID, "-f", flags)
+	cmd := r.Command(context.WithoutCancel(ctx), "-C", "attach-session", "-t", sessionID, "-f", flags)
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	if lock.f != nil {
 		cmd.ExtraFiles = []*os.File{lock.f}
@@ -87,7 +101,7 @@ func (c *Client) attachControl(ctx context.Context, sessionID, paneID string) (*
 		lock.close()
 		return nil, err
 	}
-	cc := &control{cmd: cmd, stdin: stdin, lock: lock, wake: make(chan struct{}, 1), structure: make(chan struct{}, 1), exited: make(chan struct{})}
+	cc := &Control{cmd: cmd, stdin: stdin, lock: lock, wake: make(chan struct{}, 1), structure: make(chan struct{}, 1), exited: make(chan struct{})}
 	ready := make(chan struct{})
 	go cc.read(bufio.NewReaderSize(stdout, 64<<10), paneID, ready)
 	var fail error
@@ -118,7 +132,7 @@ func signal(ch chan struct{}) {
 // for other panes are read and dropped (turning them off with
 // refresh-client -A would make tmux stop reading those panes when no other
 // client wants them).
-func (cc *control) read(r *bufio.Reader, paneID string, ready chan struct{}) {
+func (cc *Control) read(r *bufio.Reader, paneID string, ready chan struct{}) {
 	defer close(cc.exited)
 	isReady := false
 	out := "%output " + paneID + " "
@@ -145,10 +159,10 @@ func (cc *control) read(r *bufio.Reader, paneID string, ready chan struct{}) {
 	}
 }
 
-// close detaches the client and reaps it, holding the socket's control
+// Close detaches the client and reaps it, holding the socket's control
 // lock meanwhile (at most a few seconds: a lock that cannot be had then is
 // skipped rather than leaving the client behind).
-func (cc *control) close() {
+func (cc *Control) Close() {
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
 	defer cancel()
 	locked := cc.lock.lock(ctx) == nil
@@ -160,7 +174,7 @@ func (cc *control) close() {
 
 // detach ends control mode with end of file on the client's stdin and
 // reaps the client; one that does not leave within a second is killed.
-func (cc *control) detach() {
+func (cc *Control) detach() {
 	cc.stdin.Close()
 	done := make(chan struct{})
 	go func() { cc.cmd.Wait(); close(done) }()

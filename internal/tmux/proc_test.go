@@ -1,4 +1,4 @@
-package client
+package tmux
 
 import (
 	"os"
@@ -9,55 +9,7 @@ import (
 	"testing"
 )
 
-func TestExtraAliases(t *testing.T) {
-	// The lines of `show-options -sv command-alias` on a server where a
-	// configuration added two aliases and re-set a default at another index.
-	out := "split-pane=split-window\nsplitp=split-window\nserver-info=show-messages -JT\n" +
-		"info=show-messages -JT\nchoose-window=choose-tree -w\nchoose-session=choose-tree -s\n" +
-		"zz=kill-server\nsplitp=split-window\nls=kill-session -a\n"
-	got := ExtraAliases(strings.Split(out, "\n"))
-	want := []string{"zz=kill-server", "ls=kill-session -a"}
-	if !reflect.DeepEqual(got, want) {
-		t.Errorf("ExtraAliases = %q, want %q", got, want)
-	}
-	if got := ExtraAliases(DefaultCommandAliases); got != nil {
-		t.Errorf("the defaults are reported: %q", got)
-	}
-}
-
-func TestHooksWithCommands(t *testing.T) {
-	out := "after-bind-key\nafter-new-window[0] display-message hi\nafter-new-window[1] run-shell \"echo x\"\n" +
-		"client-attached[3] run-shell \"echo y\"\nsession-closed\n"
-	got := HooksWithCommands(out)
-	want := []string{
-		"after-new-window[0] display-message hi",
-		`after-new-window[1] run-shell "echo x"`,
-		`client-attached[3] run-shell "echo y"`,
-	}
-	if !reflect.DeepEqual(got, want) {
-		t.Errorf("HooksWithCommands = %q, want %q", got, want)
-	}
-}
-
-func TestStatusJobs(t *testing.T) {
-	for _, tt := range []struct {
-		in   string
-		want []string
-	}{
-		{`#{?window_bigger,x,}"#{=21:pane_title}" %H:%M`, nil},
-		{`#(date) %H`, []string{"date"}},
-		{`##(not a job) #(uptime | cut -d, -f1)`, []string{"uptime | cut -d, -f1"}},
-		{`###(a job after a literal #)`, []string{"a job after a literal #"}},
-		{`#(echo $(whoami)) and #(x`, []string{"echo $(whoami)", "x"}},
-		{`#`, nil},
-	} {
-		if got := StatusJobs(tt.in); !reflect.DeepEqual(got, tt.want) {
-			t.Errorf("StatusJobs(%q) = %q, want %q", tt.in, got, tt.want)
-		}
-	}
-}
-
-func TestTmuxSocketPath(t *testing.T) {
+func TestSocketPathOf(t *testing.T) {
 	tmp := t.TempDir()
 	env := func(m map[string]string) func(string) string { return func(k string) string { return m[k] } }
 	none := env(nil)
@@ -74,14 +26,14 @@ func TestTmuxSocketPath(t *testing.T) {
 		{[]string{"tmux", "new", "-L", "x"}, none, "/tmp/tmux-1000/default", true}, // -L after the command is not tmux's
 		{[]string{"tmux"}, none, "/tmp/tmux-1000/default", true},
 		{[]string{"tmux", "-L", "x"}, env(map[string]string{"TMUX_TMPDIR": tmp}), filepath.Join(tmp, "tmux-1000", "x"), true},
-		{[]string{"tmux", "-L", "x"}, env(map[string]string{"TMUX_TMPDIR": "/nonexistent"}), "/tmp/tmux-1000/x", true},
+		{[]string{"tmux", "-L", "x"}, env(map[string]string{"TMUX_TMPDIR": filepath.Join(tmp, "missing")}), "/tmp/tmux-1000/x", true},
 		{[]string{"tmux", "-f", "-L", "new"}, none, "/tmp/tmux-1000/default", true}, // "-L" is -f's value
 		{[]string{"tmux", "-S", "rel/sock"}, none, "", false},
 		{[]string{"bash", "-c", "tmux -L tmx"}, none, "", false},
 	} {
-		got, ok := TmuxSocketPath(tt.argv, tt.getenv, 1000)
+		got, ok := SocketPathOf(tt.argv, tt.getenv, 1000)
 		if got != tt.want || ok != tt.ok {
-			t.Errorf("TmuxSocketPath(%q) = %q, %v; want %q, %v", tt.argv, got, ok, tt.want, tt.ok)
+			t.Errorf("SocketPathOf(%q) = %q, %v; want %q, %v", tt.argv, got, ok, tt.want, tt.ok)
 		}
 	}
 }
@@ -126,28 +78,13 @@ func TestFindServers(t *testing.T) {
 	fakeProc(t, root, 4800, 4800, "bash", []string{"bash", "-c", "tmux -L tmx"}, nil)
 	os.MkdirAll(filepath.Join(root, "self"), 0o755)
 
-	if got, want := findServers(root, sock), []int{4242, 4600}; !reflect.DeepEqual(got, want) {
-		t.Errorf("findServers(%s) = %v, want %v", sock, got, want)
+	if got, want := FindServers(root, sock), []int{4242, 4600}; !reflect.DeepEqual(got, want) {
+		t.Errorf("FindServers(%s) = %v, want %v", sock, got, want)
 	}
-	if got, want := findServers(root, filepath.Join(tmp, "tmux-"+uid, "tmx")), []int{4500}; !reflect.DeepEqual(got, want) {
+	if got, want := FindServers(root, filepath.Join(tmp, "tmux-"+uid, "tmx")), []int{4500}; !reflect.DeepEqual(got, want) {
 		t.Errorf("findServers under TMUX_TMPDIR = %v, want %v", got, want)
 	}
-	if got := findServers(filepath.Join(root, "nonexistent"), sock); got != nil {
+	if got := FindServers(filepath.Join(root, "nonexistent"), sock); got != nil {
 		t.Errorf("findServers without /proc = %v", got)
-	}
-}
-
-func TestLocaleCheck(t *testing.T) {
-	env := func(m map[string]string) func(string) string { return func(k string) string { return m[k] } }
-	if ch := localeCheck(env(map[string]string{"LANG": "en_US.UTF-8"})); ch.Status != StatusOK {
-		t.Errorf("UTF-8 LANG: %+v", ch)
-	}
-	// LC_ALL wins over LANG.
-	ch := localeCheck(env(map[string]string{"LC_ALL": "C", "LANG": "en_US.UTF-8"}))
-	if ch.Status != StatusWarn || !strings.Contains(ch.Summary, "LC_ALL=C") || !strings.Contains(ch.Detail, "-u and LC_CTYPE=C.UTF-8") {
-		t.Errorf("LC_ALL=C: %+v", ch)
-	}
-	if ch := localeCheck(env(nil)); ch.Status != StatusWarn || !strings.Contains(ch.Summary, "unset") {
-		t.Errorf("no locale: %+v", ch)
 	}
 }

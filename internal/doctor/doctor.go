@@ -1,4 +1,7 @@
-package client
+// Package doctor checks a tmx setup: the tmux binary, the socket and its
+// directory, the caller's locale, and the server configuration that can
+// change what a tmx call does. It is tmx doctor.
+package doctor
 
 import (
 	"context"
@@ -7,19 +10,20 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"sort"
 	"strconv"
 	"strings"
 	"syscall"
 
+	"github.com/tmx-sh/tmx/client"
 	textclip "github.com/tmx-sh/tmx/internal/clip"
+	"github.com/tmx-sh/tmx/internal/tmux"
 	"github.com/tmx-sh/tmx/tmxerr"
 )
 
 // Status is the outcome of one [Check]: "ok", "warn" or "fail".
 type Status string
 
-// The statuses of a check. Only [StatusFail] makes a [DoctorReport] not OK.
+// The statuses of a check. Only [StatusFail] makes a [Report] not OK.
 const (
 	StatusOK   Status = "ok"
 	StatusWarn Status = "warn"
@@ -54,7 +58,7 @@ type Check struct {
 	Effect  string `json:"effect"`
 }
 
-// DoctorReport is what [Doctor] found. Its JSON form is
+// Report is what [Doctor] found. Its JSON form is
 //
 //	{"ok":true,"socket_path":"/tmp/tmux-1000/tmx","server_pid":4242,"checks":[Check...]}
 //
@@ -62,7 +66,7 @@ type Check struct {
 // the server's own socket path when a server answers, else where the socket
 // would be; ServerPID is 0 when no server answers. Checks holds one entry
 // per Check* name, in that order.
-type DoctorReport struct {
+type Report struct {
 	OK         bool    `json:"ok"`
 	SocketPath string  `json:"socket_path"`
 	ServerPID  int     `json:"server_pid"`
@@ -70,7 +74,7 @@ type DoctorReport struct {
 }
 
 // Check returns the check named name, or nil.
-func (r *DoctorReport) Check(name string) *Check {
+func (r *Report) Check(name string) *Check {
 	for i := range r.Checks {
 		if r.Checks[i].Name == name {
 			return &r.Checks[i]
@@ -79,20 +83,28 @@ func (r *DoctorReport) Check(name string) *Check {
 	return nil
 }
 
-// Doctor checks the setup that opts select: the tmux binary, the socket and
-// its directory, the caller's locale and, when a server answers, the server
-// configuration that can change what a tmx call does (provenance, command
-// aliases, hooks, #() jobs in the status line, default-command). It never
-// fails: every problem, a missing tmux included, is a check in the report.
-// It never starts a server.
-func Doctor(ctx context.Context, opts Options) *DoctorReport {
+// Options selects the tmux binary and socket to check, as [client.Options]
+// does for a client.
+type Options struct {
+	TmuxPath, SocketName, SocketPath string
+	// Environ is the environment; nil means os.Environ().
+	Environ []string
+}
+
+// Run checks the setup that opts select: the tmux binary, the socket and
+// its directory, the caller's locale and, when a server answers, the
+// server configuration that can change what a tmx call does (provenance,
+// command aliases, hooks, #() jobs in the status line, default-command).
+// It never fails: every problem, a missing tmux included, is a check in
+// the report. It never starts a server.
+func Run(ctx context.Context, opts Options) *Report {
 	environ := opts.Environ
 	if environ == nil {
 		environ = os.Environ()
 	}
-	getenv := envLookup(environ)
+	getenv := tmux.EnvLookup(environ)
 	d := &doctor{getenv: getenv}
-	d.sock, d.sockErr = selectSocket(opts, getenv)
+	d.sock, d.sockErr = tmux.SelectSocket(opts.SocketName, opts.SocketPath, getenv)
 	given, from := opts.TmuxPath, "--tmux"
 	if given == "" {
 		given, from = getenv("TMX_TMUX"), "TMX_TMUX"
@@ -101,28 +113,34 @@ func Doctor(ctx context.Context, opts Options) *DoctorReport {
 		from = "PATH"
 	}
 	d.tmuxFrom = from
-	d.tmux, d.tmuxErr = resolveTmux(given, getenv("PATH"))
-	if d.sockErr == nil && d.tmuxErr == nil {
-		opts.Environ = environ
-		d.c, _ = New(opts)
+	d.tmux, d.tmuxErr = tmux.Resolve(given, getenv("PATH"))
+	if d.tmuxErr == nil {
+		sock := d.sock
+		if d.sockErr != nil { // tmux -V needs no socket
+			sock = tmux.Socket{Name: tmux.DefaultSocketName}
+		}
+		r, err := tmux.NewRunner(d.tmux, sock, environ, getenv)
+		if err != nil {
+			d.tmuxErr = err
+		} else {
+			d.r = r
+			d.serverUsable = d.sockErr == nil
+		}
 	}
 	return d.run(ctx)
 }
 
-// Doctor is [Doctor] for the binary and socket c already uses.
-func (c *Client) Doctor(ctx context.Context) *DoctorReport {
-	d := &doctor{getenv: c.getenv, c: c, sock: c.socket, tmux: c.tmux, tmuxFrom: "--tmux, TMX_TMUX or PATH"}
-	return d.run(ctx)
-}
-
 type doctor struct {
-	getenv   func(string) string
-	c        *Client // nil when the socket or the binary cannot be used
-	sock     Socket
-	sockErr  error
-	tmux     string
-	tmuxFrom string
-	tmuxErr  error
+	getenv func(string) string
+	// r reaches tmux: nil when the binary cannot be used; serverUsable is
+	// false when the socket cannot be (r then only runs tmux -V).
+	r            *tmux.Runner
+	serverUsable bool
+	sock         tmux.Socket
+	sockErr      error
+	tmux         string
+	tmuxFrom     string
+	tmuxErr      error
 
 	usable  bool   // tmux runs and is supported
 	running bool   // a server answered
@@ -133,10 +151,10 @@ type doctor struct {
 	provCfg string
 }
 
-func (d *doctor) run(ctx context.Context) *DoctorReport {
-	r := &DoctorReport{OK: true}
+func (d *doctor) run(ctx context.Context) *Report {
+	r := &Report{OK: true}
 	r.Checks = append(r.Checks, d.tmuxCheck(ctx))
-	if d.c != nil && d.usable {
+	if d.serverUsable && d.usable {
 		d.probe(ctx)
 	}
 	r.Checks = append(r.Checks, d.socketCheck(), localeCheck(d.getenv))
@@ -163,11 +181,7 @@ func (d *doctor) tmuxCheck(ctx context.Context) Check {
 		ch.Effect = "no tmx command that talks to tmux can run"
 		return ch
 	}
-	probe := d.c
-	if probe == nil { // the socket is unusable; -V does not need one
-		probe = &Client{tmux: d.tmux, socket: Socket{Name: DefaultSocketName}, env: childEnv(nil), getenv: d.getenv}
-	}
-	v, err := probe.Version(ctx)
+	v, err := d.r.Version(ctx)
 	if err != nil {
 		ch.Status, ch.Summary = StatusFail, errText(err)
 		ch.Detail = "binary: " + d.tmux + " (from " + d.tmuxFrom + ")"
@@ -188,15 +202,17 @@ func (d *doctor) tmuxCheck(ctx context.Context) Check {
 // probe asks the server who it is. A server that does not run is not an
 // error; anything else is kept for the socket check.
 func (d *doctor) probe(ctx context.Context) {
-	recs, err := d.c.Query(ctx, []string{"socket_path", "pid", "@tmx_provenance", "start_time"}, "display-message", "-p", FormatArg)
+	recs, err := d.r.Query(ctx, []string{"socket_path", "pid", "@tmx_provenance", "start_time"}, "display-message", "-p", tmux.FormatArg)
 	switch {
 	case err == nil && len(recs) == 1:
 		d.running = true
-		d.srvPath, d.srvPID = recs[0][0], atoi(recs[0][1])
-		srv := Server{SocketPath: d.srvPath, PID: d.srvPID, StartTime: atoi64(recs[0][3])}
-		srv.Provenance, srv.ConfigPath = parseProvenance(recs[0][2])
-		d.prov, d.provCfg = d.c.checkedProvenance(srv)
-	case errors.Is(err, ErrNoServer):
+		d.srvPath = recs[0][0]
+		d.srvPID, _ = strconv.Atoi(recs[0][1])
+		start, _ := strconv.ParseInt(recs[0][3], 10, 64)
+		srv := client.Server{SocketPath: d.srvPath, PID: d.srvPID, StartTime: start}
+		srv.Provenance, srv.ConfigPath = client.ParseProvenance(recs[0][2])
+		d.prov, d.provCfg = client.CheckedProvenance(d.getenv, srv)
+	case errors.Is(err, tmux.ErrNoServer):
 	case err == nil:
 		d.srvErr = fmt.Errorf("tmux display-message printed %d records", len(recs))
 	default:
@@ -266,10 +282,10 @@ func (d *doctor) socketCheck() Check {
 		state = fmt.Sprintf("a server answers (pid %d)", d.srvPID)
 	case d.srvErr != nil:
 		add(StatusFail, "the server does not answer: "+errText(d.srvErr))
-	case d.c == nil || !d.usable:
+	case !d.serverUsable || !d.usable:
 		state = "not asked whether a server answers: tmux is not usable"
 	case statErr != nil:
-		if pids := findServers("/proc", path); len(pids) > 0 {
+		if pids := tmux.FindServers("/proc", path); len(pids) > 0 {
 			state = "the socket file is missing, so no client can reach the server"
 			add(StatusFail, fmt.Sprintf("socket missing but server alive (pid %d): kill -USR1 %d makes tmux recreate it", pids[0], pids[0]))
 		}
@@ -337,7 +353,7 @@ func localeCheck(getenv func(string) string) Check {
 		}
 	}
 	ch.Detail = strings.Join(vals, "\n")
-	if isUTF8Locale(effective) {
+	if tmux.IsUTF8Locale(effective) {
 		ch.Status, ch.Summary = StatusOK, fmt.Sprintf("UTF-8 (%s=%s)", from, effective)
 		return ch
 	}
@@ -358,7 +374,7 @@ func (d *doctor) serverChecks(ctx context.Context) []Check {
 	if !d.running {
 		why := "no server running"
 		switch {
-		case d.c == nil || !d.usable:
+		case !d.serverUsable || !d.usable:
 			why = "not checked: tmux or the socket is not usable"
 		case d.srvErr != nil:
 			why = "not checked: the server does not answer"
@@ -375,9 +391,9 @@ func (d *doctor) serverChecks(ctx context.Context) []Check {
 func (d *doctor) provenanceCheck() Check {
 	ch := Check{Name: CheckConfigProvenance, Status: StatusOK, Summary: d.prov}
 	switch d.prov {
-	case provenanceMinimal:
+	case client.ProvenanceMinimal:
 		ch.Detail = "tmx started the server with its minimal configuration; ~/.tmux.conf was not read"
-	case provenanceConfig:
+	case client.ProvenanceConfig:
 		ch.Detail = "tmx started the server with TMX_TMUX_CONFIG=" + d.provCfg
 	default:
 		ch.Status = StatusWarn
@@ -418,7 +434,7 @@ func ExtraAliases(values []string) []string {
 
 func (d *doctor) aliasCheck(ctx context.Context) Check {
 	ch := Check{Name: CheckCommandAliases}
-	out, err := d.c.Exec(ctx, nil, "show-options", "-sv", "command-alias")
+	out, err := d.r.Exec(ctx, nil, "show-options", "-sv", "command-alias")
 	if err != nil {
 		return unreadable(ch, "command-alias", err)
 	}
@@ -456,7 +472,7 @@ func (d *doctor) hooksCheck(ctx context.Context) Check {
 	var lines []string
 	var names []string
 	collect := func(scope string, args ...string) error {
-		out, err := d.c.Exec(ctx, nil, append([]string{"show-hooks"}, args...)...)
+		out, err := d.r.Exec(ctx, nil, append([]string{"show-hooks"}, args...)...)
 		if err != nil {
 			return err
 		}
@@ -476,7 +492,7 @@ func (d *doctor) hooksCheck(ctx context.Context) Check {
 	if err := collect("global window and pane", "-gw"); err != nil {
 		return unreadable(ch, "hooks", err)
 	}
-	sessions, err := d.c.Query(ctx, []string{"session_id", "session_name"}, "list-sessions", "-F", FormatArg)
+	sessions, err := d.r.Query(ctx, []string{"session_id", "session_name"}, "list-sessions", "-F", tmux.FormatArg)
 	if err != nil {
 		return unreadable(ch, "sessions", err)
 	}
@@ -546,7 +562,7 @@ func (d *doctor) statusJobsCheck(ctx context.Context) Check {
 		{"-gv", "status-left"}, {"-gv", "status-right"}, {"-gv", "status-format"},
 		{"-gwv", "window-status-format"}, {"-gwv", "window-status-current-format"},
 	} {
-		out, err := d.c.Exec(ctx, nil, "show-options", o.flag, o.name)
+		out, err := d.r.Exec(ctx, nil, "show-options", o.flag, o.name)
 		if err != nil {
 			return unreadable(ch, o.name, err)
 		}
@@ -570,11 +586,11 @@ func (d *doctor) statusJobsCheck(ctx context.Context) Check {
 
 func (d *doctor) defaultCommandCheck(ctx context.Context) Check {
 	ch := Check{Name: CheckDefaultCommand}
-	cmd, err := d.c.Exec(ctx, nil, "show-options", "-gv", "default-command")
+	cmd, err := d.r.Exec(ctx, nil, "show-options", "-gv", "default-command")
 	if err != nil {
 		return unreadable(ch, "default-command", err)
 	}
-	shell, err := d.c.Exec(ctx, nil, "show-options", "-gv", "default-shell")
+	shell, err := d.r.Exec(ctx, nil, "show-options", "-gv", "default-shell")
 	if err != nil {
 		return unreadable(ch, "default-shell", err)
 	}
@@ -621,134 +637,3 @@ func joinLines(parts ...string) string {
 func errText(err error) string { return tmxerr.As(err).Message }
 
 func hintText(err error) string { return tmxerr.As(err).Hint }
-
-// findServers returns the pids of tmux server processes, under procRoot
-// (proc(5)), that serve the socket at path: processes whose name says they
-// are a tmux server and whose arguments, environment and owner select that
-// socket. It finds a server whose socket file was deleted (B22); it returns
-// nothing where there is no /proc.
-func findServers(procRoot, path string) []int {
-	ents, err := os.ReadDir(procRoot)
-	if err != nil {
-		return nil
-	}
-	var pids []int
-	for _, e := range ents {
-		pid, err := strconv.Atoi(e.Name())
-		if err != nil || pid <= 0 {
-			continue
-		}
-		dir := filepath.Join(procRoot, e.Name())
-		st, err := os.Stat(dir)
-		if err != nil || !isTmuxServer(dir, pid) {
-			continue
-		}
-		uid, _ := owner(st)
-		b, err := os.ReadFile(filepath.Join(dir, "cmdline"))
-		if err != nil {
-			continue
-		}
-		argv := strings.Split(strings.TrimRight(string(b), "\x00"), "\x00")
-		env := map[string]string{}
-		if b, err := os.ReadFile(filepath.Join(dir, "environ")); err == nil {
-			for _, kv := range strings.Split(string(b), "\x00") {
-				if k, v, ok := strings.Cut(kv, "="); ok {
-					env[k] = v
-				}
-			}
-		}
-		if p, ok := TmuxSocketPath(argv, func(k string) string { return env[k] }, uid); ok && filepath.Clean(p) == filepath.Clean(path) {
-			pids = append(pids, pid)
-		}
-	}
-	sort.Ints(pids)
-	return pids
-}
-
-// isTmuxServer reads the process name: tmux names its server process
-// "tmux: server" (and clients "tmux: client"). A build that does not
-// rename itself is taken for a server when it is a session leader, as the
-// daemonized server is.
-func isTmuxServer(dir string, pid int) bool {
-	b, err := os.ReadFile(filepath.Join(dir, "comm"))
-	if err != nil {
-		return false
-	}
-	comm := strings.TrimSpace(string(b))
-	switch {
-	case comm == "tmux: server":
-		return true
-	case !strings.HasPrefix(comm, "tmux") || strings.Contains(comm, "client"):
-		return false
-	}
-	st, err := os.ReadFile(filepath.Join(dir, "stat"))
-	if err != nil {
-		return false
-	}
-	s := string(st)
-	i := strings.LastIndexByte(s, ')')
-	if i < 0 {
-		return false
-	}
-	f := strings.Fields(s[i+1:])
-	return len(f) > 3 && f[3] == strconv.Itoa(pid)
-}
-
-// TmuxSocketPath returns the socket a tmux process started with argv and
-// environment getenv uses, as tmux(1) chooses it: -S PATH, else -L NAME
-// (default "default") under $TMUX_TMPDIR/tmux-UID, falling back to /tmp
-// when TMUX_TMPDIR is unset or not a directory. ok is false when argv is
-// not a tmux command line or names a relative -S path.
-func TmuxSocketPath(argv []string, getenv func(string) string, uid int) (path string, ok bool) {
-	if len(argv) == 0 || !strings.HasPrefix(filepath.Base(argv[0]), "tmux") {
-		return "", false
-	}
-	var name, spath string
-	// tmux 3.3a's getopt string is "2c:CDdf:lL:NqS:T:uUvV": c, f, L, S and
-	// T take a value, attached ("-Lname") or as the next argument.
-args:
-	for i := 1; i < len(argv); i++ {
-		a := argv[i]
-		if a == "--" || a == "-" || !strings.HasPrefix(a, "-") {
-			break
-		}
-		for j := 1; j < len(a); j++ {
-			switch a[j] {
-			case 'c', 'f', 'L', 'S', 'T':
-				val := a[j+1:]
-				if val == "" {
-					if i+1 >= len(argv) {
-						break args
-					}
-					i++
-					val = argv[i]
-				}
-				switch a[j] {
-				case 'L':
-					name = val
-				case 'S':
-					spath = val
-				}
-				continue args
-			}
-		}
-	}
-	if spath != "" {
-		if !filepath.IsAbs(spath) {
-			return "", false
-		}
-		return filepath.Clean(spath), true
-	}
-	if name == "" {
-		name = "default"
-	}
-	return Socket{Name: name}.pathFor(getenv("TMUX_TMPDIR"), uid), true
-}
-
-// pathFor is [Socket.PathIn] for a given TMUX_TMPDIR and uid.
-func (s Socket) pathFor(tmpdir string, uid int) string {
-	if st, err := os.Stat(tmpdir); tmpdir == "" || err != nil || !st.IsDir() {
-		tmpdir = "/tmp"
-	}
-	return filepath.Join(tmpdir, fmt.Sprintf("tmux-%d", uid), s.Name)
-}

@@ -1,4 +1,4 @@
-package client
+package tmux
 
 import (
 	"bytes"
@@ -6,7 +6,10 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"sync"
+	"syscall"
 
+	"github.com/tmx-sh/tmx/internal/childproc"
 	"github.com/tmx-sh/tmx/tmxerr"
 )
 
@@ -67,34 +70,30 @@ func ParseVersion(s string) (Version, error) {
 	return v, fmt.Errorf("cannot parse tmux version %q", s)
 }
 
-// Version runs `tmux -V` once and caches the result. It does not contact the
-// server.
-func (c *Client) Version(ctx context.Context) (Version, error) {
-	c.versionOnce.Do(func() {
-		var out bytes.Buffer
-		cmd := c.Command(ctx, "-V")
-		cmd.Stdout = &out
-		if err := c.run(cmd); err != nil {
-			c.versionErr = tmxerr.Wrap(tmxerr.TmuxNotFound, err, "cannot run %s -V: %v", c.tmux, err)
-			return
-		}
-		c.version, c.versionErr = ParseVersion(out.String())
-		if c.versionErr != nil {
-			c.versionErr = tmxerr.Wrap(tmxerr.TmuxError, c.versionErr, "%v", c.versionErr)
-		}
-	})
-	return c.version, c.versionErr
+// versionCache holds a Runner's tmux version, read once.
+type versionCache struct {
+	once sync.Once
+	v    Version
+	err  error
 }
 
-// RequireSupported returns tmux_unsupported when tmux is older than 3.2a.
-func (c *Client) RequireSupported(ctx context.Context) error {
-	v, err := c.Version(ctx)
-	if err != nil {
-		return err
-	}
-	if !v.Supported() {
-		return tmxerr.Errorf(tmxerr.TmuxUnsupported, "tmux %s is older than 3.2a, the oldest tmx supports", v.Raw).
-			WithHint("upgrade tmux, or point --tmux at a newer binary")
-	}
-	return nil
+// Version returns the version of the tmux binary (tmux -V), read once
+// per Runner and cached. A server and its clients must be the same build
+// (tmux supports no mixing), so it is the server's version too. It does
+// not contact the server. Errors: tmux_not_found, tmux_error.
+func (r *Runner) Version(ctx context.Context) (Version, error) {
+	r.version.once.Do(func() {
+		var out bytes.Buffer
+		cmd := r.Command(ctx, "-V")
+		cmd.Stdout = &out
+		if err := childproc.Run(cmd, syscall.SIGTERM); err != nil {
+			r.version.err = tmxerr.Wrap(tmxerr.TmuxNotFound, err, "cannot run %s -V: %v", r.tmux, err)
+			return
+		}
+		r.version.v, r.version.err = ParseVersion(out.String())
+		if r.version.err != nil {
+			r.version.err = tmxerr.Wrap(tmxerr.TmuxError, r.version.err, "%v", r.version.err)
+		}
+	})
+	return r.version.v, r.version.err
 }

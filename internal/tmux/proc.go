@@ -1,0 +1,358 @@
+package tmux
+
+import (
+	"os"
+	"path"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+	"unsafe"
+)
+
+// What /proc says about the processes in tmux's panes (proc(5)). Every
+// reader here returns ok false where /proc cannot tell (macOS, a tmux
+// server in another pid namespace, a process gone); callers then rely on
+// tmux's own formats alone.
+
+// Stat is what /proc/<pid>/stat says of a process.
+type Stat struct {
+	// State is the state letter: R running, S sleeping, T stopped, Z zombie.
+	State byte
+	// Pgrp and Session are its process group and session; Tpgid the
+	// foreground process group of its controlling terminal.
+	Pgrp, Session, Tpgid int
+	// StartTicks is when it started, in clock ticks after boot.
+	StartTicks int64
+}
+
+// ReadStat reads /proc/<pid>/stat.
+func ReadStat(pid int) (Stat, bool) {
+	return readStat(filepath.Join("/proc", strconv.Itoa(pid), "stat"))
+}
+
+func readStat(file string) (Stat, bool) {
+	b, err := os.ReadFile(file)
+	if err != nil {
+		return Stat{}, false
+	}
+	// "pid (comm) state ppid pgrp session tty_nr tpgid ...": comm may hold
+	// spaces and parentheses, so read after the last ')'. After it come
+	// fields 3 (state) to 52; starttime is field 22.
+	s := string(b)
+	i := strings.LastIndexByte(s, ')')
+	if i < 0 {
+		return Stat{}, false
+	}
+	f := strings.Fields(s[i+1:])
+	if len(f) < 6 || len(f[0]) != 1 {
+		return Stat{}, false
+	}
+	pgrp, err1 := strconv.Atoi(f[2])
+	sid, err2 := strconv.Atoi(f[3])
+	tpgid, err3 := strconv.Atoi(f[5])
+	if err1 != nil || err2 != nil || err3 != nil {
+		return Stat{}, false
+	}
+	st := Stat{State: f[0][0], Pgrp: pgrp, Session: sid, Tpgid: tpgid}
+	if len(f) >= 20 {
+		st.StartTicks, _ = strconv.ParseInt(f[19], 10, 64)
+	}
+	return st, true
+}
+
+// Alive reports whether pid exists and is not a zombie.
+func Alive(pid int) bool {
+	st, ok := ReadStat(pid)
+	return ok && st.State != 'Z'
+}
+
+// Age returns how long ago pid started: its start time (clock ticks after
+// boot; USER_HZ is 100 on Linux) against /proc/uptime.
+func Age(pid int) (time.Duration, bool) {
+	st, ok := ReadStat(pid)
+	if !ok || st.StartTicks == 0 {
+		return 0, false
+	}
+	u, err := os.ReadFile("/proc/uptime")
+	if err != nil {
+		return 0, false
+	}
+	f := strings.Fields(string(u))
+	if len(f) == 0 {
+		return 0, false
+	}
+	up, err := strconv.ParseFloat(f[0], 64)
+	if err != nil {
+		return 0, false
+	}
+	return time.Duration((up - float64(st.StartTicks)/100) * float64(time.Second)), true
+}
+
+// Comm returns the process name of pid (/proc/<pid>/comm), "" when
+// unknown.
+func Comm(pid int) string {
+	b, err := os.ReadFile(filepath.Join("/proc", strconv.Itoa(pid), "comm"))
+	if err != nil {
+		return ""
+	}
+	return strings.TrimSpace(string(b))
+}
+
+// RunningCommand reports whether pid is tmux's child that has not yet
+// executed the pane's program (comm "tmux: server", returned as what), or
+// a shell running a command string or a script (its command line,
+// space-joined, returned as what): see [ShellArgsRun]. A shell given a
+// script runs no prompt, even with -i, and its `read` would take what tmx
+// types (B16).
+func RunningCommand(pid int) (what string, running bool) {
+	dir := filepath.Join("/proc", strconv.Itoa(pid))
+	if comm := Comm(pid); strings.HasPrefix(comm, "tmux") {
+		return comm, true
+	}
+	b, err := os.ReadFile(dir + "/cmdline")
+	if err != nil {
+		return "", false
+	}
+	args := strings.Split(strings.TrimSuffix(string(b), "\x00"), "\x00")
+	if ShellArgsRun(args) {
+		return strings.Join(args, " "), true
+	}
+	return "", false
+}
+
+// ShellArgsRun reports whether a shell's argv makes it run a command
+// string or a script rather than read commands from its terminal: a
+// short-option cluster holding c (sh -c, bash -ic, fish -c) or fish's
+// --command, or an operand (a script file) without -s. Options that take
+// a value (bash, zsh, dash: -o/+o NAME, -O NAME; fish: -C CMD, -d
+// CATEGORIES, -o FILE, -f FEATURES, -p FILE, and --long=VALUE or --long
+// VALUE) have it skipped.
+func ShellArgsRun(args []string) bool {
+	if len(args) == 0 {
+		return false
+	}
+	name := path.Base(strings.TrimPrefix(args[0], "-"))
+	valued := "oO"
+	if name == "fish" {
+		valued = "Cdofp"
+	}
+	stdin := false
+	for i := 1; i < len(args); i++ {
+		a := args[i]
+		switch {
+		case a == "-":
+			return false // commands from stdin, the rest are arguments
+		case a == "--":
+			return i+1 < len(args) && !stdin
+		case strings.HasPrefix(a, "--command"):
+			return true
+		case strings.HasPrefix(a, "--"):
+			switch strings.TrimPrefix(a, "--") {
+			case "rcfile", "init-file", "init-command", "debug", "debug-output", "features", "profile", "profile-startup":
+				i++ // the value follows
+			}
+		case strings.HasPrefix(a, "-") || strings.HasPrefix(a, "+") && len(a) > 1:
+			cluster := a[1:]
+			if a[0] == '-' && strings.ContainsRune(cluster, 'c') {
+				return true
+			}
+			if strings.ContainsRune(cluster, 's') {
+				stdin = true
+			}
+			if strings.ContainsAny(cluster, valued) {
+				i++
+			}
+		default:
+			return !stdin // a script operand
+		}
+	}
+	return false
+}
+
+// StoppedGroups returns the process groups of session sid, other than
+// except, that hold a stopped process (a shell's jobs stopped by SIGSTOP
+// or C-z), in ascending order.
+func StoppedGroups(sid, except int) []int {
+	ents, err := os.ReadDir("/proc")
+	if err != nil {
+		return nil
+	}
+	seen := map[int]bool{}
+	var out []int
+	for _, e := range ents {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		st, ok := ReadStat(pid)
+		if ok && st.Session == sid && st.Pgrp != except && st.State == 'T' && !seen[st.Pgrp] {
+			seen[st.Pgrp] = true
+			out = append(out, st.Pgrp)
+		}
+	}
+	sort.Ints(out)
+	return out
+}
+
+// Status is what /proc/<pid>/status and /proc/<pid>/wchan say of a
+// process.
+type Status struct {
+	OK    bool
+	State byte
+	// Wchan is the kernel function the process sleeps in ("0" or empty
+	// when the kernel does not say).
+	Wchan string
+	// Switches counts the times the process went to sleep
+	// (voluntary_ctxt_switches).
+	Switches int
+	// SigIgn and SigPnd are the ignored and pending signal masks (bit
+	// n-1 for signal n); SigPnd joins the thread's and the process's.
+	SigIgn, SigPnd uint64
+}
+
+// ReadStatus reads /proc/<pid>/status and /proc/<pid>/wchan.
+func ReadStatus(pid int) Status {
+	dir := filepath.Join("/proc", strconv.Itoa(pid))
+	b, err := os.ReadFile(dir + "/status")
+	if err != nil {
+		return Status{}
+	}
+	st := Status{OK: true}
+	for _, line := range strings.Split(string(b), "\n") {
+		k, v, ok := strings.Cut(line, ":")
+		if !ok {
+			continue
+		}
+		v = strings.TrimSpace(v)
+		switch k {
+		case "State":
+			if v != "" {
+				st.State = v[0]
+			}
+		case "voluntary_ctxt_switches":
+			st.Switches, _ = strconv.Atoi(v)
+		case "SigIgn":
+			st.SigIgn, _ = strconv.ParseUint(v, 16, 64)
+		case "SigPnd", "ShdPnd":
+			n, _ := strconv.ParseUint(v, 16, 64)
+			st.SigPnd |= n
+		}
+	}
+	if w, err := os.ReadFile(dir + "/wchan"); err == nil {
+		st.Wchan = string(w)
+	}
+	return st
+}
+
+// WaitsForChild reports whether a sleeping process's wchan says it waits
+// for a child to exit.
+func (s Status) WaitsForChild() bool { return s.Wchan == "do_wait" || s.Wchan == "kernel_wait4" }
+
+// TTYLflag returns the local-mode flags (termios c_lflag) of the terminal
+// at path (a pane's pane_tty), opened without becoming a controlling
+// terminal and closed at once. Only the tty driver's settings are read:
+// nothing is read from or written to the terminal.
+func TTYLflag(path string) (uint32, bool) {
+	fd, ok := openTTY(path)
+	if !ok {
+		return 0, false
+	}
+	defer syscall.Close(fd)
+	var t syscall.Termios
+	if _, _, e := syscall.Syscall(syscall.SYS_IOCTL, uintptr(fd), syscall.TCGETS, uintptr(unsafe.Pointer(&t))); e != 0 {
+		return 0, false
+	}
+	return t.Lflag, true
+}
+
+// FlushTypeahead discards input the terminal at path holds that no
+// program has read yet (tcflush(TCIFLUSH), termios(3)): in canonical mode,
+// a line typed and not ended. It reports whether the terminal could be
+// flushed.
+func FlushTypeahead(path string) bool {
+	fd, ok := openTTY(path)
+	if !ok {
+		return false
+	}
+	defer syscall.Close(fd)
+	const tcflsh, tciflush = 0x540B, 0 // asm-generic/ioctls.h, termbits.h
+	_, _, e := syscall.Syscall(syscall.SYS_IOCTL, uintptr(fd), tcflsh, tciflush)
+	return e == 0
+}
+
+func openTTY(path string) (int, bool) {
+	if !strings.HasPrefix(path, "/dev/") {
+		return -1, false
+	}
+	fd, err := syscall.Open(path, syscall.O_RDONLY|syscall.O_NOCTTY|syscall.O_NONBLOCK|syscall.O_CLOEXEC, 0)
+	return fd, err == nil
+}
+
+// FindServers returns the pids of tmux server processes, under procRoot,
+// that serve the socket at path: processes whose name says they are a tmux
+// server and whose arguments, environment and owner select that socket
+// ([SocketPathOf]). It finds a server whose socket file was deleted (B22);
+// it returns nothing where there is no /proc.
+func FindServers(procRoot, path string) []int {
+	ents, err := os.ReadDir(procRoot)
+	if err != nil {
+		return nil
+	}
+	var pids []int
+	for _, e := range ents {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil || pid <= 0 {
+			continue
+		}
+		dir := filepath.Join(procRoot, e.Name())
+		st, err := os.Stat(dir)
+		if err != nil || !isTmuxServer(dir, pid) {
+			continue
+		}
+		uid := -1
+		if sys, ok := st.Sys().(*syscall.Stat_t); ok {
+			uid = int(sys.Uid)
+		}
+		b, err := os.ReadFile(filepath.Join(dir, "cmdline"))
+		if err != nil {
+			continue
+		}
+		argv := strings.Split(strings.TrimRight(string(b), "\x00"), "\x00")
+		env := map[string]string{}
+		if b, err := os.ReadFile(filepath.Join(dir, "environ")); err == nil {
+			for _, kv := range strings.Split(string(b), "\x00") {
+				if k, v, ok := strings.Cut(kv, "="); ok {
+					env[k] = v
+				}
+			}
+		}
+		if p, ok := SocketPathOf(argv, func(k string) string { return env[k] }, uid); ok && filepath.Clean(p) == filepath.Clean(path) {
+			pids = append(pids, pid)
+		}
+	}
+	sort.Ints(pids)
+	return pids
+}
+
+// isTmuxServer reads the process name: tmux names its server process
+// "tmux: server" (and clients "tmux: client"). A build that does not
+// rename itself is taken for a server when it is a session leader, as the
+// daemonized server is.
+func isTmuxServer(dir string, pid int) bool {
+	b, err := os.ReadFile(filepath.Join(dir, "comm"))
+	if err != nil {
+		return false
+	}
+	comm := strings.TrimSpace(string(b))
+	switch {
+	case comm == "tmux: server":
+		return true
+	case !strings.HasPrefix(comm, "tmux") || strings.Contains(comm, "client"):
+		return false
+	}
+	st, ok := readStat(filepath.Join(dir, "stat"))
+	return ok && st.Session == pid
+}

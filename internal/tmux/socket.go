@@ -1,0 +1,176 @@
+package tmux
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+
+	"github.com/tmx-sh/tmx/tmxerr"
+)
+
+// DefaultSocketName is the dedicated, product-scoped socket: tmux -L tmx.
+const DefaultSocketName = "tmx"
+
+// Socket says which tmux socket to use and why.
+type Socket struct {
+	// Name is set for a -L socket, Path for a -S socket.
+	Name string `json:"socket_name,omitempty"`
+	Path string `json:"socket_path_requested,omitempty"`
+	// Source is "flag", "env" or "default".
+	Source string `json:"socket_source"`
+}
+
+// Args returns the tmux arguments that select the socket.
+func (s Socket) Args() []string {
+	if s.Path != "" {
+		return []string{"-S", s.Path}
+	}
+	return []string{"-L", s.Name}
+}
+
+func (s Socket) String() string {
+	if s.Path != "" {
+		return "-S " + s.Path
+	}
+	return "-L " + s.Name
+}
+
+// PathIn returns where the socket lives: the path of a -S socket, or for a
+// -L name the path tmux computes, $TMUX_TMPDIR + /tmux-UID/NAME, falling
+// back to /tmp when TMUX_TMPDIR is unset or not a directory (tmux(1), -L;
+// B22). It does not contact the server; the server's own #{socket_path} is
+// authoritative once it runs.
+func (s Socket) PathIn(getenv func(string) string) string {
+	if s.Path != "" {
+		return s.Path
+	}
+	return socketPathFor(s.Name, getenv("TMUX_TMPDIR"), os.Getuid())
+}
+
+// socketPathFor is the path of socket name for a TMUX_TMPDIR and a uid:
+// the one rule for -L sockets.
+func socketPathFor(name, tmpdir string, uid int) string {
+	if st, err := os.Stat(tmpdir); tmpdir == "" || err != nil || !st.IsDir() {
+		tmpdir = "/tmp"
+	}
+	return filepath.Join(tmpdir, fmt.Sprintf("tmux-%d", uid), name)
+}
+
+// Live reports whether a server accepts connections on the socket. It only
+// connects and closes; it sends tmux nothing. (A raw socket rather than
+// package net, which would link tmx dynamically and slow every start.)
+func (s Socket) Live(getenv func(string) string) bool {
+	fd, err := syscall.Socket(syscall.AF_UNIX, syscall.SOCK_STREAM|syscall.SOCK_CLOEXEC, 0)
+	if err != nil {
+		return false
+	}
+	defer syscall.Close(fd)
+	return syscall.Connect(fd, &syscall.SockaddrUnix{Name: s.PathIn(getenv)}) == nil
+}
+
+// SelectSocket chooses the socket: the flags (name or path; both is an
+// error), then TMX_SOCKET_NAME / TMX_SOCKET_PATH from getenv, then -L tmx
+// (SPEC section 2). $TMUX and TMUX_TMPDIR never choose it. Errors: usage
+// (both a name and a path), socket_error (a relative or control-character
+// path, a name tmx does not accept).
+func SelectSocket(flagName, flagPath string, getenv func(string) string) (Socket, error) {
+	both := func(src, name, path string) error {
+		return tmxerr.Errorf(tmxerr.Usage, "both a socket name (%s) and a socket path (%s) are set", name, path).
+			WithHint("choose one: %s", src)
+	}
+	var s Socket
+	switch {
+	case flagName != "" && flagPath != "":
+		return s, both("-L/--socket-name or -S/--socket-path", flagName, flagPath)
+	case flagName != "" || flagPath != "":
+		s = Socket{Name: flagName, Path: flagPath, Source: "flag"}
+	default:
+		name, path := getenv("TMX_SOCKET_NAME"), getenv("TMX_SOCKET_PATH")
+		if name != "" && path != "" {
+			return s, both("unset TMX_SOCKET_NAME or TMX_SOCKET_PATH", name, path)
+		}
+		s = Socket{Name: name, Path: path, Source: "env"}
+		if name == "" && path == "" {
+			s = Socket{Name: DefaultSocketName, Source: "default"}
+		}
+	}
+	if s.Path != "" {
+		if !filepath.IsAbs(s.Path) {
+			return s, tmxerr.Errorf(tmxerr.SocketError, "socket path %q is not absolute", s.Path).
+				WithHint("give an absolute path, e.g. %s", filepath.Join("/tmp", filepath.Base(s.Path)))
+		}
+		if HasControl(s.Path) {
+			return s, tmxerr.Errorf(tmxerr.SocketError, "socket path %q contains control characters", s.Path)
+		}
+		s.Path = filepath.Clean(s.Path)
+	} else if s.Name == "" || len(s.Name) > 100 || !OnlyBytes(s.Name, "._+-") {
+		return s, tmxerr.Errorf(tmxerr.SocketError, "socket name %q is not allowed", s.Name).
+			WithHint("use letters, digits and . _ + - (at most 100), or give a path with --socket-path")
+	}
+	return s, nil
+}
+
+// OnlyBytes reports whether s holds only ASCII letters, digits and the
+// bytes of extra.
+func OnlyBytes(s, extra string) bool {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || strings.IndexByte(extra, c) >= 0) {
+			return false
+		}
+	}
+	return true
+}
+
+// SocketPathOf returns the socket a tmux process started with argv and
+// environment getenv uses, as tmux(1) chooses it: -S PATH, else -L NAME
+// (default "default") under $TMUX_TMPDIR/tmux-UID, falling back to /tmp
+// when TMUX_TMPDIR is unset or not a directory. ok is false when argv is
+// not a tmux command line or names a relative -S path.
+func SocketPathOf(argv []string, getenv func(string) string, uid int) (path string, ok bool) {
+	if len(argv) == 0 || !strings.HasPrefix(filepath.Base(argv[0]), "tmux") {
+		return "", false
+	}
+	var name, spath string
+	// tmux 3.3a's getopt string is "2c:CDdf:lL:NqS:T:uUvV": c, f, L, S and
+	// T take a value, attached ("-Lname") or as the next argument.
+args:
+	for i := 1; i < len(argv); i++ {
+		a := argv[i]
+		if a == "--" || a == "-" || !strings.HasPrefix(a, "-") {
+			break
+		}
+		for j := 1; j < len(a); j++ {
+			switch a[j] {
+			case 'c', 'f', 'L', 'S', 'T':
+				val := a[j+1:]
+				if val == "" {
+					if i+1 >= len(argv) {
+						break args
+					}
+					i++
+					val = argv[i]
+				}
+				switch a[j] {
+				case 'L':
+					name = val
+				case 'S':
+					spath = val
+				}
+				continue args
+			}
+		}
+	}
+	if spath != "" {
+		if !filepath.IsAbs(spath) {
+			return "", false
+		}
+		return filepath.Clean(spath), true
+	}
+	if name == "" {
+		name = "default"
+	}
+	return socketPathFor(name, getenv("TMUX_TMPDIR"), uid), true
+}
