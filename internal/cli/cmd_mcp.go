@@ -3,14 +3,13 @@ package cli
 import (
 	"encoding/json"
 	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
 	"syscall"
 
 	"github.com/urfave/cli/v2"
 
 	"github.com/tmx-sh/tmx/internal/catalog"
+	"github.com/tmx-sh/tmx/internal/executable"
 	"github.com/tmx-sh/tmx/tmxerr"
 )
 
@@ -54,23 +53,14 @@ func mcpCmd(env *Env) *cli.Command {
 
 // findCompanion finds tmx-mcp beside the running tmx, else on PATH.
 func findCompanion(env *Env) (string, error) {
-	if exe, err := os.Executable(); err == nil {
-		p := filepath.Join(filepath.Dir(exe), "tmx-mcp")
-		if st, err := os.Stat(p); err == nil && !st.IsDir() {
-			return p, nil
-		}
-	}
 	pathEnv := ""
 	for _, kv := range env.Environ {
 		if v, ok := strings.CutPrefix(kv, "PATH="); ok {
 			pathEnv = v
 		}
 	}
-	for _, dir := range filepath.SplitList(pathEnv) {
-		p := filepath.Join(dir, "tmx-mcp")
-		if st, err := os.Stat(p); err == nil && !st.IsDir() && st.Mode()&0o111 != 0 {
-			return p, nil
-		}
+	if p, ok := executable.Find("tmx-mcp", executable.Beside(), pathEnv); ok {
+		return p, nil
 	}
 	return "", tmxerr.New(tmxerr.LauncherNotFound, "tmx-mcp was found neither beside tmx nor on PATH",
 		"install both binaries with ./install.sh, or put tmx-mcp on PATH")

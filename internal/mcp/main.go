@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/exec"
 	"os/signal"
 	"path/filepath"
 	"strconv"
@@ -17,6 +16,7 @@ import (
 	"github.com/tmx-sh/tmx/client"
 	"github.com/tmx-sh/tmx/docs"
 	"github.com/tmx-sh/tmx/internal/catalog"
+	"github.com/tmx-sh/tmx/internal/executable"
 	"github.com/tmx-sh/tmx/tmxerr"
 )
 
@@ -214,18 +214,11 @@ func findCLI(getenv func(string) string) (string, error) {
 		}
 		return p, nil
 	}
-	if exe, err := os.Executable(); err == nil {
-		p := filepath.Join(filepath.Dir(exe), "tmx")
-		if st, err := os.Stat(p); err == nil && st.Mode().IsRegular() && st.Mode()&0o111 != 0 {
-			return p, nil
-		}
+	if p, ok := executable.Find("tmx", executable.Beside(), getenv("PATH")); ok {
+		return p, nil
 	}
-	p, err := exec.LookPath("tmx")
-	if err != nil {
-		return "", tmxerr.New(tmxerr.CLIFailed, "the tmx binary was found neither beside tmx-mcp nor on PATH",
-			"install both with ./install.sh, or set TMX_MCP_CLI to tmx's absolute path")
-	}
-	return filepath.Abs(p)
+	return "", tmxerr.New(tmxerr.CLIFailed, "the tmx binary was found neither beside tmx-mcp nor on PATH",
+		"install both with ./install.sh, or set TMX_MCP_CLI to tmx's absolute path")
 }
 
 func openAudit(path string, stderr io.Writer) (io.Writer, func(), error) {
