@@ -72,7 +72,7 @@ func (c *Client) Capture(ctx context.Context, paneID string, o CaptureOptions) (
 		recs, err := tmux.ParseRecords(head, tok, len(captureFields))
 		if err != nil || len(recs) != 1 || recs[0][0] != paneID {
 			return nil, srv, tmxerr.Errorf(tmxerr.TargetNotFound, "no pane %s on this server", paneID).
-				WithHint("list what exists with: tmx ls --panes (list_panes)")
+				WithFix("list_panes")
 		}
 		r := recs[0]
 		res.PaneID, res.WindowID, res.SessionID, res.HistorySize, res.HistoryLimit = r[0], r[1], r[2], atoi(r[3]), atoi(r[4])

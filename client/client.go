@@ -137,7 +137,7 @@ func (c *Client) RequireSupported(ctx context.Context) error {
 	}
 	if !v.Supported() {
 		return tmxerr.Errorf(tmxerr.TmuxUnsupported, "tmux %s is older than 3.2a, the oldest tmx supports", v.Raw).
-			WithHint("upgrade tmux, or point --tmux at a newer binary")
+			WithFix("upgrade_tmux")
 	}
 	return nil
 }

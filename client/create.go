@@ -65,8 +65,10 @@ type Spawned struct {
 	// remain-on-exit, so the status and the output can be read).
 	PaneExited bool
 	ExitStatus *int
-	// Note says what to know about the outcome.
-	Note string
+	// Note says what to know about the outcome; NoteFix the next step,
+	// for a front end to word and add to it.
+	Note    string
+	NoteFix *tmxerr.Fix
 }
 
 // Readiness waits after a spawn (variables so tests can shorten them).
@@ -242,7 +244,7 @@ func (c *Client) NewSession(ctx context.Context, o SpawnOptions) (*Spawned, erro
 		// tmux reports a socket it cannot create on stderr and exits 0.
 		if st, err := os.Stat(filepath.Dir(p)); err != nil || !st.IsDir() {
 			return nil, tmxerr.Errorf(tmxerr.SocketError, "cannot create the socket %s: its directory does not exist", p).
-				WithHint("create %s (mode 0700), or choose another --socket-path", filepath.Dir(p))
+				WithFix("socket_dir", "dir", filepath.Dir(p))
 		}
 	}
 	conf, err := c.configFile()
@@ -435,7 +437,7 @@ func (c *Client) spawn(ctx context.Context, args []string, o SpawnOptions, name,
 	}
 	exited := func(why string) error {
 		return tmxerr.Errorf(tmxerr.PaneExited, "the new pane %s was created, and its program exited before tmx could read it back; %s", id, why).
-			WithHint("to see a short command's output and status, start a shell and run it there: tmx new -s NAME, then tmx run NAME -- COMMAND")
+			WithFix("run_in_shell")
 	}
 	snap, err := c.Snapshot(ctx)
 	if err != nil {
@@ -514,7 +516,8 @@ func (c *Client) spawn(ctx context.Context, args []string, o SpawnOptions, name,
 	if sp.Pane.PaneDead {
 		sp.Ready, sp.PaneExited = false, true
 		sp.Pane.PaneDeadStatus = sp.ExitStatus
-		sp.Note = fmt.Sprintf("the program ended before tmx returned; tmux keeps pane %s, dead, so its output can be read (tmx capture); kill it when done", id)
+		sp.Note = fmt.Sprintf("the program ended before tmx returned; tmux keeps pane %s, dead", id)
+		sp.NoteFix = tmxerr.FixOf("capture_dead", "pane", id)
 	}
 	return sp, nil
 }

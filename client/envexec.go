@@ -78,9 +78,9 @@ func checkExecEnv(name string) error {
 		}
 		err := tmxerr.Errorf(tmxerr.InvalidArgument, "the environment may not set %s: %s", name, g.why)
 		if name == "HISTFILE" {
-			return err.WithHint("leave HISTFILE out; --suppress-persistent-history keeps the new shell's history out of files")
+			return err.WithFix("no_histfile")
 		}
-		return err.WithHint("leave %s out of the environment; to set it anyway, export it from a command in the new pane: tmx run PANE -- 'export %s=...'", name, name)
+		return err.WithFix("export_in_pane", "name", name)
 	}
 	return nil
 }

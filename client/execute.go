@@ -95,15 +95,15 @@ func (c *Client) Respawn(ctx context.Context, snap *Snapshot, p PaneInfo, o Resp
 	}
 	if snap.Caller.Unproven && !o.ConfirmSelf {
 		return nil, tmxerr.Errorf(tmxerr.CallerUnproven, "cannot tell whether pane %s is the caller's own pane: %s", p.PaneID, snap.Caller.Reason).
-			WithHint("pass --confirm-self if you are sure")
+			WithFix("confirm_self_unproven")
 	}
 	if p.PaneID == snap.Caller.PaneID && !o.ConfirmSelf {
 		return nil, tmxerr.Errorf(tmxerr.CallerPane, "pane %s is the caller's own pane; respawning it ends the program running tmx", p.PaneID).
-			WithHint("pass --confirm-self (confirm_self: true) if that is intended")
+			WithFix("confirm_self")
 	}
 	if !p.PaneDead && !o.Kill {
 		return nil, tmxerr.Errorf(tmxerr.ConfirmationRequired, "pane %s is running %s; respawning it kills that", p.PaneID, p.PaneCurrentCommand).
-			WithHint("pass --kill (confirm: true over MCP) to end it and start again")
+			WithFix("respawn_kill")
 	}
 	args := []string{"respawn-pane", "-t", p.PaneID}
 	if o.Kill {
@@ -175,19 +175,19 @@ func (c *Client) SignalPane(snap *Snapshot, p PaneInfo, sig string, confirm, con
 		return nil, tmxerr.Errorf(tmxerr.PaneDead, "pane %s is dead; its program has no process to signal", p.PaneID)
 	case snap.Caller.Unproven && !confirmSelf:
 		return nil, tmxerr.Errorf(tmxerr.CallerUnproven, "cannot tell whether pane %s is the caller's own pane: %s", p.PaneID, snap.Caller.Reason).
-			WithHint("pass --confirm-self if you are sure")
+			WithFix("confirm_self_unproven")
 	case p.PaneID == snap.Caller.PaneID && !confirmSelf:
 		return nil, tmxerr.Errorf(tmxerr.CallerPane, "pane %s is the caller's own pane: %s would reach the program running tmx", p.PaneID, sig).
-			WithHint("pass --confirm-self (confirm_self: true) if that is intended")
+			WithFix("confirm_self")
 	case SignalEnds(sig) && !confirm:
 		return nil, tmxerr.Errorf(tmxerr.ConfirmationRequired, "%s would usually end %s in pane %s", sig, p.PaneCurrentCommand, p.PaneID).
-			WithHint("add --confirm (confirm: true over MCP)")
+			WithFix("confirm")
 	}
 	stat, ok := tmux.ReadStat(p.PanePID)
 	tpgid := stat.Tpgid
 	if !ok || tpgid <= 1 {
 		return nil, tmxerr.Errorf(tmxerr.TmuxError, "cannot find the foreground process group of pane %s (no /proc?)", p.PaneID).
-			WithHint("send C-c as a key instead: tmx send %s C-c (send_keys)", p.PaneID)
+			WithFix("send_ctrl_c", "pane", p.PaneID)
 	}
 	if tpgid == syscall.Getpgrp() {
 		return nil, tmxerr.Errorf(tmxerr.CallerPane, "pane %s's foreground group is tmx's own", p.PaneID)

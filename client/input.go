@@ -97,7 +97,7 @@ func CheckCallerScope(r Resolved, caller Caller, confirmSelf bool) error {
 	for _, m := range r.Members {
 		if m.PaneID == caller.PaneID {
 			return tmxerr.Errorf(tmxerr.CallerPane, "the %s holds the caller's own pane %s; input to it goes to whichever pane is active", r.Level, caller.PaneID).
-				WithHint("name the pane to reach (%s is active now), or pass --confirm-self if the caller's pane may receive it", r.Pane.PaneID)
+				WithFix("name_the_pane", "pane", r.Pane.PaneID)
 		}
 	}
 	return nil
@@ -201,12 +201,12 @@ func CheckTypedText(text string) error {
 			"send multi-line text with tmx paste (paste_text); it can press Enter afterwards")
 	case len(text) > MaxTypedText:
 		return tmxerr.Errorf(tmxerr.InvalidArgument, "the text is %d bytes; typed text is at most %d", len(text), MaxTypedText).
-			WithHint("send long text with tmx paste (paste_text)")
+			WithFix("paste_long")
 	}
 	for _, r := range text {
 		if r < 0x20 || r == 0x7f || r >= 0x80 && r < 0xa0 {
 			return tmxerr.Errorf(tmxerr.InvalidArgument, "the text contains the control character %q", r).
-				WithHint("typed text is literal characters (a tab would complete); send keys such as Tab, Escape or C-c with tmx send (send_keys), or paste the text")
+				WithFix("typed_controls")
 		}
 	}
 	return nil
@@ -278,7 +278,7 @@ func CheckPastedText(text string) error {
 		}
 		if r < 0x20 || r == 0x7f || r >= 0x80 && r < 0xa0 {
 			return tmxerr.Errorf(tmxerr.InvalidArgument, "the text holds the control character %q at byte %d", r, i).
-				WithHint("a paste delivers text; send keys such as Escape or C-c with tmx send (send_keys)")
+				WithFix("paste_controls")
 		}
 	}
 	return nil
@@ -335,7 +335,7 @@ func (c *Client) Paste(ctx context.Context, snap *Snapshot, p PaneInfo, text str
 			}
 			if res.Bracketed == No {
 				return nil, tmxerr.Errorf(tmxerr.UnbracketedPaste, "pane %s's program has not enabled bracketed paste, so each newline of the text would press Enter", p.PaneID).
-					WithHint("paste when it is at a prompt that takes pastes, or pass --no-bracket (no_bracket: true) if each line should run as it arrives")
+					WithFix("unbracketed")
 			}
 		}
 	}

@@ -64,16 +64,16 @@ func (c *Client) Kill(ctx context.Context, snap *Snapshot, r Resolved, confirm, 
 	for _, m := range r.Members {
 		if m.PaneID == snap.Caller.PaneID && !confirmSelf {
 			return nil, tmxerr.Errorf(tmxerr.CallerPane, "%s contains the caller's own pane %s; killing it ends the program running tmx", what, m.PaneID).
-				WithHint("pass --confirm-self (confirm_self: true) if that is intended")
+				WithFix("confirm_self")
 		}
 	}
 	if snap.Caller.Unproven && !confirmSelf {
 		return nil, tmxerr.Errorf(tmxerr.CallerUnproven, "cannot tell whether %s holds the caller's own pane: %s", what, snap.Caller.Reason).
-			WithHint("pass --confirm-self if you are sure, or run tmx with TMUX and TMUX_PANE as tmux set them")
+			WithFix("confirm_self_unproven")
 	}
 	if !confirm {
 		return nil, tmxerr.Errorf(tmxerr.ConfirmationRequired, "kill would close %s: %s%s", what, describePanes(r.Members), consequences(res)).
-			WithHint("add --confirm to do it (confirm: true over MCP)")
+			WithFix("confirm")
 	}
 	if _, err := c.Exec(ctx, nil, args...); err != nil {
 		return nil, err

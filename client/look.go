@@ -129,7 +129,7 @@ func (c *Client) look(ctx context.Context, paneID string, from int) (*Look, erro
 		// display-message falls back to another pane when the target is
 		// gone (B19).
 		return nil, tmxerr.Errorf(tmxerr.TargetNotFound, "pane %s no longer exists", paneID).
-			WithHint("list what exists with: tmx ls --panes")
+			WithFix("list_panes")
 	}
 	r := recs[0]
 	l := &Look{

@@ -338,7 +338,7 @@ type ClearResult struct {
 func (c *Client) ClearHistory(ctx context.Context, p PaneInfo, confirm bool) (*ClearResult, error) {
 	if !confirm {
 		return nil, tmxerr.Errorf(tmxerr.ConfirmationRequired, "clearing would delete the %d lines of scrollback of pane %s", p.HistorySize, p.PaneID).
-			WithHint("add --confirm (confirm: true over MCP)")
+			WithFix("confirm")
 	}
 	if _, err := c.Exec(ctx, nil, "clear-history", "-t", p.PaneID); err != nil {
 		return nil, err
@@ -424,7 +424,7 @@ func (c *Client) ShowOption(ctx context.Context, r *Resolved, scope, name string
 	}
 	if scope != "server" && !global {
 		if r == nil {
-			return "", tmxerr.Errorf(tmxerr.Usage, "a %s option needs a target", scope).WithHint("name a session, window or pane, or use --global")
+			return "", tmxerr.Errorf(tmxerr.Usage, "a %s option needs a target", scope).WithFix("option_scope")
 		}
 		t := map[string]string{"": r.Pane.SessionID, "session": r.Pane.SessionID, "window": r.Pane.WindowID, "pane": r.Pane.PaneID}[scope]
 		args = append(args, "-t", t)

@@ -65,6 +65,9 @@ type RunResult struct {
 	Resume string `json:"resume,omitempty"`
 	// Note says what to do next when the result is not a plain completion.
 	Note string `json:"note,omitempty"`
+	// NoteFix is the next step the note names, for a front end to word
+	// and add to Note.
+	NoteFix *tmxerr.Fix `json:"-"`
 }
 
 // Timing of a run's checks. Variables, not constants, so tests can shorten
@@ -103,7 +106,7 @@ var (
 func checkRunnable(p PaneInfo, caller Caller, limit time.Duration) (promptState, error) {
 	if err := checkInputTarget(p, caller, InputOptions{}); err != nil {
 		if te := tmxerr.As(err); te.Code == tmxerr.CallerPane {
-			te.Hint = "tmx run would wait for itself there; run in another pane"
+			te.WithFix("run_elsewhere")
 		}
 		return promptState{}, err
 	}
@@ -111,10 +114,10 @@ func checkRunnable(p PaneInfo, caller Caller, limit time.Duration) (promptState,
 	switch kind {
 	case shellNone:
 		return promptState{}, tmxerr.Errorf(tmxerr.PaneBusy, "pane %s is running %q, not a shell at its prompt", p.PaneID, name).
-			WithHint("wait for it to finish (tmx wait), end it the way that program ends (C-c; C-d for a REPL, q for a pager: tmx send), or use another pane (tmx split)")
+			WithFix("busy_program")
 	case shellUnsupported:
 		return promptState{}, tmxerr.Errorf(tmxerr.UnsupportedShell, "pane %s runs %s, a shell tmx run cannot frame (it frames %s, dash and ksh)", p.PaneID, name, strings.Join(SupportedShells, ", ")).
-			WithHint("run the command in a pane with a supported shell (tmx new --shell bash), or start one in this pane first (tmx type --enter %s -- bash)", p.PaneID)
+			WithFix("unsupported_shell", "pane", p.PaneID)
 	}
 	began := time.Now()
 	young := false
@@ -147,17 +150,17 @@ func busyShell(p PaneInfo, name string, ps promptState) error {
 	switch _, k := shellOf(what); {
 	case !ps.Job && what == name:
 		return tmxerr.Errorf(tmxerr.PaneBusy, "pane %s's %s is busy and not at its prompt (running a builtin or a function, or still reading its startup files)", p.PaneID, name).
-			WithHint("wait for its prompt (tmx wait), interrupt it (C-c with tmx send), or use another pane")
+			WithFix("busy_shell")
 	case strings.Contains(what, " "):
 		return tmxerr.Errorf(tmxerr.PaneBusy, "pane %s is running a script or a command string (%s), not a shell at its prompt", p.PaneID, what).
-			WithHint("wait for it to finish (tmx wait), or use another pane; what tmx typed would go to the script")
+			WithFix("busy_script")
 	case what == "" || k != shellNone:
 		// The job's leader is a subshell (such as a run's frame).
 		return tmxerr.Errorf(tmxerr.PaneBusy, "pane %s is running a command: its %s is not at its prompt", p.PaneID, name).
-			WithHint("wait for it to finish (tmx wait, wait_for_text), interrupt it (C-c with tmx send or send_keys), or use another pane")
+			WithFix("busy_job")
 	}
 	return tmxerr.Errorf(tmxerr.PaneBusy, "pane %s is running %q, not a shell at its prompt", p.PaneID, what).
-		WithHint("wait for it to finish (tmx wait), end it the way that program ends (C-c; C-d for a REPL, q for a pager: tmx send), or use another pane (tmx split)")
+		WithFix("busy_program")
 }
 
 // checkInputTarget applies the input rules of SPEC section 6 to one pane:
@@ -168,20 +171,20 @@ func checkInputTarget(p PaneInfo, caller Caller, o InputOptions) error {
 	switch {
 	case p.PaneDead:
 		return tmxerr.Errorf(tmxerr.PaneDead, "pane %s is dead (its program exited)", p.PaneID).
-			WithHint("respawn it (tmx respawn %s) or choose another pane", p.PaneID)
+			WithFix("respawn_dead", "pane", p.PaneID)
 	case p.PaneInMode && !o.ExitMode:
 		mode := p.PaneMode
 		if mode == "" {
 			mode = "a mode"
 		}
 		return tmxerr.Errorf(tmxerr.PaneInMode, "pane %s is in %s; tmx does not send input to a pane in a mode", p.PaneID, mode).
-			WithHint("the person using it can leave the mode (q), or pass --exit-mode (exit_mode: true) to cancel the mode first")
+			WithFix("exit_mode")
 	case caller.Unproven:
 		return tmxerr.Errorf(tmxerr.CallerUnproven, "cannot tell whether pane %s is the caller's own pane: %s", p.PaneID, caller.Reason).
-			WithHint("run tmx from outside tmux, or with TMUX and TMUX_PANE as tmux set them")
+			WithFix("caller_env")
 	case p.PaneID == caller.PaneID && !o.ConfirmSelf:
 		return tmxerr.Errorf(tmxerr.CallerPane, "pane %s is the caller's own pane", p.PaneID).
-			WithHint("input there reaches the program running tmx; pass --confirm-self if that is intended")
+			WithFix("confirm_self")
 	}
 	return nil
 }
@@ -490,9 +493,11 @@ func (f *frame) finish(ctx context.Context, lines []string, found bool, o RunOpt
 	case res.PaneExited:
 		res.Note = "the pane's program exited before the command finished; it may have run in part"
 	case res.TimedOut && res.Started && res.Resume != "":
-		res.Note = fmt.Sprintf("the command may still be running after %gs: wait for it again with resume (tmx run --resume TOKEN), or interrupt it (send_keys C-c, tmx send)", secs)
+		res.Note = fmt.Sprintf("the command may still be running after %gs", secs)
+		res.NoteFix = tmxerr.FixOf("resume_or_interrupt", "pane", res.PaneID)
 	case res.TimedOut && res.Started:
-		res.Note = fmt.Sprintf("the command may still be running after %gs: look at pane %s (capture_pane, tmx capture) before retrying, or interrupt it (send_keys C-c, tmx send)", secs, res.PaneID)
+		res.Note = fmt.Sprintf("the command may still be running after %gs", secs)
+		res.NoteFix = tmxerr.FixOf("look_or_interrupt", "pane", res.PaneID)
 	case res.TimedOut:
 		res.Note = fmt.Sprintf("the command did not start within %gs and now never will: the shell in pane %s was busy; look at it before retrying", secs, res.PaneID)
 	case overflow:

@@ -181,7 +181,7 @@ func CompileRegex(pattern string, ignoreCase bool) (*regexp.Regexp, error) {
 			msg = fmt.Sprintf("%s: %q", se.Code, se.Expr)
 		}
 		return nil, tmxerr.Errorf(tmxerr.InvalidArgument, "bad regex: %s", msg).
-			WithHint("regexes are RE2 (Go's regexp syntax); look for plain text without --regex")
+			WithFix("plain_pattern")
 	}
 	return re, nil
 }

@@ -249,7 +249,7 @@ func (s *Snapshot) Pane(paneID, sessionID string) *PaneInfo {
 func SelectorError(err error) error {
 	if se, ok := err.(*selector.SyntaxError); ok {
 		return &tmxerr.Error{Code: tmxerr.InvalidTarget, Message: se.Error(), Err: se,
-			Hint: "targets look like %7, @3, $1, work, work:2, work:logs, work:2.1 or . (see: tmx help targets)"}
+			Fix: "targets"}
 	}
 	return err
 }

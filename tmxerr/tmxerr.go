@@ -196,11 +196,74 @@ func (c Code) Exit() int {
 
 // Error is a coded failure: a message for people and a hint that names the
 // fix. Err, when set, is the underlying cause (for errors.Is / errors.As).
+//
+// Code that carries out operations says what the fix is, not how a front
+// end words it: Fix names it (a key of the front ends' [Words]) and Facts
+// hold what the words name (a pane id, a command). Each front end renders
+// Hint from them in its own terms ([Words.Render]): the CLI names
+// commands and flags, tmx-mcp names tools and arguments. Hint set by the
+// operation itself names neither.
 type Error struct {
 	Code    Code
 	Message string
 	Hint    string
+	Fix     string
+	Facts   Facts
 	Err     error
+}
+
+// Facts are the values a fix's words name, by name ("pane", "what").
+type Facts map[string]string
+
+// WithFix sets the fix and its facts (name, value pairs) and returns e.
+func (e *Error) WithFix(fix string, facts ...string) *Error {
+	e.Fix, e.Facts = fix, factsOf(facts)
+	return e
+}
+
+func factsOf(kv []string) Facts {
+	if len(kv) == 0 {
+		return nil
+	}
+	f := Facts{}
+	for i := 0; i+1 < len(kv); i += 2 {
+		f[kv[i]] = kv[i+1]
+	}
+	return f
+}
+
+// A Fix is a recovery named for front ends to word, with its facts: what
+// a result's note tells to do next, as [Error.Fix] does for a failure.
+type Fix struct {
+	Key   string
+	Facts Facts
+}
+
+// FixOf returns the Fix key with facts (name, value pairs).
+func FixOf(key string, facts ...string) *Fix { return &Fix{Key: key, Facts: factsOf(facts)} }
+
+// Words are one front end's wording of fixes: a sentence per fix key,
+// built from its facts.
+type Words map[string]func(Facts) string
+
+// Say returns the words for f, or "" when w has none.
+func (w Words) Say(f *Fix) string {
+	if f == nil {
+		return ""
+	}
+	if say, ok := w[f.Key]; ok {
+		return say(f.Facts)
+	}
+	return ""
+}
+
+// Render sets e.Hint from e.Fix in these words, when w words it, and
+// returns e.
+func (w Words) Render(e *Error) *Error {
+	if h := w.Say(&Fix{Key: e.Fix, Facts: e.Facts}); h != "" {
+		e.Hint = h
+	}
+	return e
 }
 
 func (e *Error) Error() string { return e.Message }

@@ -21,6 +21,7 @@ import (
 
 	"github.com/tmx-sh/tmx/client"
 	"github.com/tmx-sh/tmx/internal/suggest"
+	"github.com/tmx-sh/tmx/internal/tmux"
 	"github.com/tmx-sh/tmx/internal/version"
 	"github.com/tmx-sh/tmx/tmxerr"
 )
@@ -85,6 +86,7 @@ func Run(ctx context.Context, env *Env) int {
 	if te := (*tmxerr.Error)(nil); !errors.As(err, &te) && strings.HasPrefix(err.Error(), "Required flag") {
 		err = tmxerr.Errorf(tmxerr.Usage, "%s", strings.Replace(err.Error(), "\"", "\"--", 1)).WithHint("see: tmx COMMAND --help")
 	}
+	wordsFor(tmux.EnvLookup(env.Environ)).Render(tmxerr.As(err))
 	printError(env.Err, err, asJSON)
 	return tmxerr.ExitStatus(err)
 }

@@ -97,7 +97,7 @@ func runCmd(env *Env) *cli.Command {
 				var r client.Resolved
 				if cl, snap, r, err = x.target(x.args[0]); err == nil {
 					if err = client.CheckCallerScope(r, snap.Caller, false); err != nil {
-						tmxerr.As(err).Hint = "name the pane to run in (" + r.Pane.PaneID + " is active now); tmx run never runs in the caller's own pane"
+						tmxerr.As(err).WithFix("name_the_pane_run", "pane", r.Pane.PaneID)
 					}
 				}
 				p = r.Pane
@@ -147,6 +147,7 @@ func resumeRun(x *call) error {
 
 // emitRun prints a run's result and exits with runExitStatus.
 func emitRun(x *call, snap *client.Snapshot, res *client.RunResult) error {
+	res.Note = noteOf(x.words(), res.Note, res.NoteFix)
 	if err := x.emit(result.Run{ServerRef: result.RefOf(snap), RunResult: *res}, func(w io.Writer) {
 		if res.Output != "" {
 			fmt.Fprintln(w, res.Output)
@@ -155,7 +156,7 @@ func emitRun(x *call, snap *client.Snapshot, res *client.RunResult) error {
 			fmt.Fprintf(x.env.Err, "tmx: %s\n", res.Note)
 		}
 		if res.Resume != "" {
-			fmt.Fprintf(x.env.Err, "tmx: wait for it again with: tmx run --resume %s\n", res.Resume)
+			fmt.Fprintf(x.env.Err, "tmx: resume token: %s\n", res.Resume)
 		}
 		if res.Truncated {
 			fmt.Fprintf(x.env.Err, "tmx: %d older lines and %d bytes not shown (--lines, --max-bytes)\n", res.DroppedLines, res.DroppedBytes)

@@ -15,6 +15,7 @@ import (
 
 func emitSpawn(x *call, verb string, sp *client.Spawned) error {
 	snap, p := sp.Snap, sp.Pane
+	sp.Note = noteOf(x.words(), sp.Note, sp.NoteFix)
 	doc := result.Spawn{ServerRef: result.RefOf(snap), ConfigProvenance: snap.Server.Provenance, PaneInfo: p,
 		Ready: sp.Ready, PaneExited: sp.PaneExited, ExitStatus: sp.ExitStatus, Note: sp.Note}
 	return x.emit(doc, func(w io.Writer) {

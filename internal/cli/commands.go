@@ -10,6 +10,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/tmx-sh/tmx/client"
+	"github.com/tmx-sh/tmx/internal/tmux"
 	"github.com/tmx-sh/tmx/selector"
 	"github.com/tmx-sh/tmx/tmxerr"
 )
@@ -137,6 +138,9 @@ func checkExpectServer(x *call, snap *client.Snapshot) error {
 }
 
 func (x *call) ctx() context.Context { return x.Context.Context }
+
+// words returns the words this call speaks (see wordsFor).
+func (x *call) words() tmxerr.Words { return wordsFor(tmux.EnvLookup(x.env.Environ)) }
 
 // onlyTarget requires exactly one positional argument, a TARGET, and
 // resolves it (see target).

@@ -81,6 +81,7 @@ func mcpHint(code tmxerr.Code, cliHint string, tool *catalog.Tool) string {
 		return "that pane (or one in that window or session) runs this MCP client, and " + tool.Name +
 			" never reaches it; name another pane by id (list_panes)"
 	}
+
 	if h, ok := mcpHints[code]; ok {
 		return h
 	}

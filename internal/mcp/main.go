@@ -171,7 +171,8 @@ func Startup(o StartupOptions) (*Started, error) {
 	}
 	// A fresh cursor key per process: cursors of another tmx-mcp process,
 	// or of this one before a restart, are refused as expired.
-	env := append(append([]string{}, environ...), client.CursorKeyEnv+"="+client.NewCursorKey().String())
+	// The children word their hints and notes for tools (package words).
+	env := append(append([]string{}, environ...), client.CursorKeyEnv+"="+client.NewCursorKey().String(), catalog.WordsEnv+"="+catalog.WordsMCP)
 	cfg := Config{Surface: d.Surface, Limits: d.Limits, Version: o.Version, Env: env, GlobalArgs: d.Socket.Args(),
 		CallDeadline: callDeadline(d.Getenv, o.Warn), Capabilities: d.Capabilities}
 	cli, cliErr := findCLI(d.Getenv)

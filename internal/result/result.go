@@ -205,6 +205,8 @@ type Error struct {
 		Code    tmxerr.Code `json:"code"`
 		Message string      `json:"message"`
 		Hint    string      `json:"hint,omitempty"`
+		// Fix names the recovery the hint words (tmxerr.Error.Fix).
+		Fix string `json:"fix,omitempty"`
 	} `json:"error"`
 	ExitCode int `json:"exit_code"`
 }
@@ -213,7 +215,7 @@ type Error struct {
 func ErrorOf(err error) Error {
 	te := tmxerr.As(err)
 	var d Error
-	d.Error.Code, d.Error.Message, d.Error.Hint = te.Code, te.Message, te.Hint
+	d.Error.Code, d.Error.Message, d.Error.Hint, d.Error.Fix = te.Code, te.Message, te.Hint, te.Fix
 	d.ExitCode = te.Code.Exit()
 	return d
 }

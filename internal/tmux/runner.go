@@ -100,7 +100,7 @@ func Resolve(given, pathEnv string) (string, error) {
 	switch {
 	case !ok && strings.ContainsRune(name, '/'):
 		return "", tmxerr.Errorf(tmxerr.TmuxNotFound, "tmux binary %q is not an executable file", name).
-			WithHint("check --tmux or TMX_TMUX")
+			WithFix("tmux_path")
 	case !ok:
 		return "", tmxerr.New(tmxerr.TmuxNotFound, "tmux was not found on PATH",
 			"install tmux 3.2a or newer (apt-get install tmux, brew install tmux), or give --tmux PATH")
@@ -203,7 +203,7 @@ func (r *Runner) execNative(ctx context.Context, stdin io.Reader, args []string)
 		return nil, r.noServer(), false
 	case errors.As(err, &lost):
 		return nil, &tmxerr.Error{Code: tmxerr.ServerGone, Err: ErrServerGone,
-			Message: "the tmux server exited during the call", Hint: "check with: tmx status"}, false
+			Message: "the tmux server exited during the call", Fix: "server_gone"}, false
 	case errors.Is(err, ErrCommandTooLong):
 		return nil, tmxerr.Wrap(tmxerr.TmuxError, err, "tmux %s failed: command too long", verbOf(args)), false
 	default:
@@ -244,13 +244,13 @@ func (r *Runner) classify(msg string, args []string) error {
 		return r.noServer()
 	case strings.HasPrefix(msg, "error connecting to"):
 		return tmxerr.Errorf(tmxerr.SocketError, "cannot connect to the tmux socket (%s): %s", r.socket, msg).
-			WithHint("check the socket's owner and permissions, or choose another with --socket-name")
+			WithFix("socket_access")
 	case strings.Contains(msg, "server exited unexpectedly"), strings.Contains(msg, "lost server"):
 		return &tmxerr.Error{Code: tmxerr.ServerGone, Err: ErrServerGone,
-			Message: "the tmux server exited during the call", Hint: "check with: tmx status"}
+			Message: "the tmux server exited during the call", Fix: "server_gone"}
 	case strings.HasPrefix(msg, "can't find "):
 		return tmxerr.Errorf(tmxerr.TargetNotFound, "tmux %s: %s", verb, msg).
-			WithHint("the target may have just closed; list what exists with: tmx ls")
+			WithFix("list_panes")
 	case strings.HasPrefix(msg, "duplicate session"):
 		return tmxerr.Errorf(tmxerr.NameInUse, "tmux %s: %s", verb, msg).WithHint("choose another name, or use the existing session")
 	}
@@ -266,7 +266,7 @@ func (r *Runner) noServer() error {
 	}
 	return &tmxerr.Error{Code: tmxerr.NoServer, Err: ErrNoServer,
 		Message: fmt.Sprintf("no tmux server is running on %s", r.socket),
-		Hint:    "start one with: tmx new, or run a command with: tmx run -- COMMAND"}
+		Fix:     "no_server"}
 }
 
 // OrphanError reports a tmux server that still runs for this socket after

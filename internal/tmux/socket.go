@@ -107,7 +107,7 @@ func SelectSocket(flagName, flagPath string, getenv func(string) string) (Socket
 		s.Path = filepath.Clean(s.Path)
 	} else if s.Name == "" || len(s.Name) > 100 || !OnlyBytes(s.Name, "._+-") {
 		return s, tmxerr.Errorf(tmxerr.SocketError, "socket name %q is not allowed", s.Name).
-			WithHint("use letters, digits and . _ + - (at most 100), or give a path with --socket-path")
+			WithFix("socket_name")
 	}
 	return s, nil
 }

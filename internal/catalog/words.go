@@ -1,0 +1,76 @@
+package catalog
+
+// ToolWords are tmx-mcp's wording of the fixes errors and notes name
+// (tmxerr.Fix): in terms of tools and their arguments, never tmx commands
+// or flags. tmx-mcp runs each tool call as a tmx child with TMX_WORDS=mcp
+// ([WordsEnv], [WordsMCP]), and that tmx words its hints and notes with
+// them. (The CLI's own words are in internal/cli.)
+
+import (
+	"fmt"
+
+	"github.com/tmx-sh/tmx/tmxerr"
+)
+
+// WordsEnv is the environment variable that selects the words; WordsMCP
+// its value for tmx-mcp's.
+const (
+	WordsEnv = "TMX_WORDS"
+	WordsMCP = "mcp"
+)
+
+// ToolWords word each fix in terms of tools and arguments.
+var ToolWords = tmxerr.Words{
+	"list_panes":            Say("call list_panes (or list_sessions) to see what exists; names match exactly"),
+	"targets":               Say("targets look like %7, @3, $1, work, work:2, work:logs, work:2.1 or . (your own pane)"),
+	"no_server":             Say("call create_session, or run_shell_command without a target, to start tmx's server"),
+	"server_gone":           Say("the tmux server exited; call get_server_info, or create_session to start a new one"),
+	"upgrade_tmux":          Say("upgrade tmux, or start tmx-mcp with TMX_TMUX naming a newer binary"),
+	"tmux_path":             Say("start tmx-mcp with TMX_TMUX naming tmux's binary, or with tmux on PATH"),
+	"socket_access":         Say("check the socket's owner and permissions, or start tmx-mcp with another TMX_SOCKET_NAME"),
+	"socket_name":           Say("start tmx-mcp with a TMX_SOCKET_NAME of letters, digits and . _ + - (at most 100), or a TMX_SOCKET_PATH"),
+	"socket_dir":            Sayf("create %s (mode 0700), or start tmx-mcp with another TMX_SOCKET_PATH", "dir"),
+	"run_in_shell":          Say("to see a short command's output and status, create the session without a command and call run_shell_command in it"),
+	"no_histfile":           Say("leave HISTFILE out; suppress_persistent_history: true keeps the new shell's history out of files"),
+	"export_in_pane":        Sayf("leave %[1]s out of environment; to set it anyway, use run_shell_command in the new pane (export %[1]s=...)", "name"),
+	"confirm":               Say("call again with confirm: true if that is intended"),
+	"confirm_self":          Say("that pane runs this MCP client; call again with confirm_self: true only if that is intended"),
+	"confirm_self_unproven": Say("TMUX/TMUX_PANE in this server's environment do not prove which pane is its own; call again with confirm_self: true if you are sure"),
+	"caller_env":            Say("TMUX/TMUX_PANE in this server's environment do not prove which pane is its own; fix them, or target panes of another server"),
+	"respawn_kill":          Say("call again with confirm: true to end it and start again"),
+	"send_ctrl_c":           Sayf("send C-c as a key instead: send_keys with target %s and keys [\"C-c\"]", "pane"),
+	"name_the_pane":         Sayf("name the pane to reach as target (%s is active now), or pass confirm_self: true if this client's pane may receive it", "pane"),
+	"name_the_pane_run":     Sayf("name the pane to run in as target (%s is active now); run_shell_command never runs in this client's own pane", "pane"),
+	"run_elsewhere":         Say("run_shell_command would wait for itself there; choose another pane"),
+	"paste_long":            Say("send long text with paste_text"),
+	"typed_controls":        Say("keys such as Tab, Escape or C-c go with send_keys; text goes with paste_text"),
+	"paste_controls":        Say("a paste delivers text; send keys such as Escape or C-c with send_keys"),
+	"unbracketed":           Say("paste when it is at a prompt that takes pastes, or call again with bracketed: false if each line should run as it arrives"),
+	"option_scope":          Say("give a target, or scope: server for a server option"),
+	"busy_program":          Say("see what runs with capture_pane; end it the way that program ends (send_keys [\"C-c\"]; a REPL often needs [\"C-d\"], a pager [\"q\"]), or make another pane with split_window"),
+	"busy_shell":            Say("wait for its prompt (wait_for_text), interrupt it (send_keys [\"C-c\"]), or use another pane"),
+	"busy_script":           Say("wait for it to finish (wait_for_text), or use another pane; what run_shell_command types would go to the script"),
+	"busy_job":              Say("wait for it to finish (wait_for_text), interrupt it (send_keys [\"C-c\"]), or use another pane"),
+	"unsupported_shell":     Sayf("use a pane with a supported shell (create_session or split_window with shell: bash), or start one in %s first (paste_text \"bash\" with enter: true)", "pane"),
+	"respawn_dead":          Sayf("respawn it (respawn_pane with target %s) or choose another pane", "pane"),
+	"exit_mode":             Say("the person using it can leave the mode, or call again with exit_mode: true to cancel the mode first"),
+	"plain_pattern":         Say("regexes are RE2 (Go's regexp syntax); search for plain text instead"),
+	"resume_or_interrupt":   Say("wait for it again: call run_shell_command with resume (the token) alone; or interrupt it with send_keys [\"C-c\"]"),
+	"look_or_interrupt":     Sayf("look at it (capture_pane, target %[1]s) before retrying, or interrupt it (send_keys [\"C-c\"])", "pane"),
+	"capture_dead":          Sayf("read its output with capture_pane (target %s); kill it when done", "pane"),
+}
+
+// Say words a fix that names no facts.
+func Say(s string) func(tmxerr.Facts) string { return func(tmxerr.Facts) string { return s } }
+
+// Sayf words a fix with the named facts, in that order, as the format's
+// arguments.
+func Sayf(format string, names ...string) func(tmxerr.Facts) string {
+	return func(f tmxerr.Facts) string {
+		args := make([]any, len(names))
+		for i, n := range names {
+			args[i] = f[n]
+		}
+		return fmt.Sprintf(format, args...)
+	}
+}

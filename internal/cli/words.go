@@ -1,0 +1,71 @@
+package cli
+
+import (
+	"github.com/tmx-sh/tmx/internal/catalog"
+	"github.com/tmx-sh/tmx/tmxerr"
+)
+
+// cliWords word the fixes that errors and notes name (tmxerr.Fix) in the
+// CLI's terms: commands and flags. tmx-mcp's own words are
+// catalog.ToolWords; a tmx run by tmx-mcp (TMX_WORDS=mcp) speaks with those.
+var cliWords = tmxerr.Words{
+	"list_panes":            say("list what exists with: tmx ls --panes"),
+	"targets":               say("targets look like %7, @3, $1, work, work:2, work:logs, work:2.1 or . (see: tmx help targets)"),
+	"no_server":             say("start one with: tmx new, or run a command with: tmx run -- COMMAND"),
+	"server_gone":           say("check with: tmx status"),
+	"upgrade_tmux":          say("upgrade tmux, or point --tmux at a newer binary"),
+	"tmux_path":             say("check --tmux or TMX_TMUX"),
+	"socket_access":         say("check the socket's owner and permissions, or choose another with --socket-name"),
+	"socket_name":           say("use letters, digits and . _ + - (at most 100), or give a path with --socket-path"),
+	"socket_dir":            sayf("create %s (mode 0700), or choose another --socket-path", "dir"),
+	"run_in_shell":          say("to see a short command's output and status, start a shell and run it there: tmx new -s NAME, then tmx run NAME -- COMMAND"),
+	"no_histfile":           say("leave HISTFILE out; --suppress-persistent-history keeps the new shell's history out of files"),
+	"export_in_pane":        sayf("leave %[1]s out of the environment; to set it anyway, export it from a command in the new pane: tmx run PANE -- 'export %[1]s=...'", "name"),
+	"confirm":               say("add --confirm if that is intended"),
+	"confirm_self":          say("pass --confirm-self if that is intended"),
+	"confirm_self_unproven": say("pass --confirm-self if you are sure, or run tmx with TMUX and TMUX_PANE as tmux set them"),
+	"caller_env":            say("run tmx from outside tmux, or with TMUX and TMUX_PANE as tmux set them"),
+	"respawn_kill":          say("pass --kill to end it and start again"),
+	"send_ctrl_c":           sayf("send C-c as a key instead: tmx send %s C-c", "pane"),
+	"name_the_pane":         sayf("name the pane to reach (%s is active now), or pass --confirm-self if the caller's pane may receive it", "pane"),
+	"name_the_pane_run":     sayf("name the pane to run in (%s is active now); tmx run never runs in the caller's own pane", "pane"),
+	"run_elsewhere":         say("tmx run would wait for itself there; run in another pane"),
+	"paste_long":            say("send long text with tmx paste"),
+	"typed_controls":        say("typed text is literal characters (a tab would complete); send keys such as Tab, Escape or C-c with tmx send, or paste the text with tmx paste"),
+	"paste_controls":        say("a paste delivers text; send keys such as Escape or C-c with tmx send"),
+	"unbracketed":           say("paste when it is at a prompt that takes pastes, or pass --no-bracket if each line should run as it arrives"),
+	"option_scope":          say("name a session, window or pane, or use --global"),
+	"busy_program":          say("wait for it to finish (tmx wait), end it the way that program ends (C-c; C-d for a REPL, q for a pager: tmx send), or use another pane (tmx split)"),
+	"busy_shell":            say("wait for its prompt (tmx wait), interrupt it (C-c with tmx send), or use another pane"),
+	"busy_script":           say("wait for it to finish (tmx wait), or use another pane; what tmx typed would go to the script"),
+	"busy_job":              say("wait for it to finish (tmx wait), interrupt it (C-c with tmx send), or use another pane"),
+	"unsupported_shell":     sayf("run the command in a pane with a supported shell (tmx new --shell bash), or start one in this pane first (tmx type --enter %s -- bash)", "pane"),
+	"respawn_dead":          sayf("respawn it (tmx respawn %s) or choose another pane", "pane"),
+	"exit_mode":             say("the person using it can leave the mode (q), or pass --exit-mode to cancel the mode first"),
+	"plain_pattern":         say("regexes are RE2 (Go's regexp syntax); look for plain text without --regex"),
+	"resume_or_interrupt":   say("wait for it again with: tmx run --resume TOKEN, or interrupt it: tmx send PANE C-c"),
+	"look_or_interrupt":     sayf("look at it (tmx capture %[1]s) before retrying, or interrupt it (tmx send %[1]s C-c)", "pane"),
+	"capture_dead":          sayf("read its output with tmx capture %s; kill it when done", "pane"),
+}
+
+var say, sayf = catalog.Say, catalog.Sayf
+
+// wordsFor returns the words this tmx speaks: tmx-mcp's when tmx-mcp runs
+// it (TMX_WORDS=mcp), else the CLI's.
+func wordsFor(getenv func(string) string) tmxerr.Words {
+	if getenv(catalog.WordsEnv) == catalog.WordsMCP {
+		return catalog.ToolWords
+	}
+	return cliWords
+}
+
+// noteOf returns a result's note with its fix worded: "NOTE: FIX".
+func noteOf(w tmxerr.Words, note string, fix *tmxerr.Fix) string {
+	if s := w.Say(fix); s != "" {
+		if note == "" {
+			return s
+		}
+		return note + ": " + s
+	}
+	return note
+}
