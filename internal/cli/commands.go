@@ -51,7 +51,8 @@ type call struct {
 
 // action wraps fn for a command without a payload: arguments after "--"
 // are arguments like the others (so a target that starts with "-" can
-// follow "--"), and a flag after an argument is refused.
+// follow "--"). Flags that follow arguments were moved ahead of them
+// (hoistFlags).
 func action(env *Env, fn func(x *call) error) cli.ActionFunc {
 	return func(c *cli.Context) error {
 		args, payload, err := positional(c)
