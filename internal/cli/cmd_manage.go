@@ -628,6 +628,13 @@ func sendBatch(x *call) error {
 		return tmxerr.Errorf(tmxerr.InvalidArgument, "--batch reads a JSON array of {\"target\": ..., \"keys\": [...]}: %v", err).
 			WithHint(`e.g. [{"target":"%%3","keys":["C-c"]},{"target":"%%4","keys":["Up","Enter"]}]`)
 	}
+	for i := range ops {
+		if err := normalizeKeys(ops[i].Keys); err != nil {
+			te := tmxerr.As(err)
+			te.Message = fmt.Sprintf("entry %d: %s", i+1, te.Message)
+			return te
+		}
+	}
 	cl, snap, err := x.snapshot()
 	if err != nil {
 		return err
