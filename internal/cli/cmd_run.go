@@ -127,9 +127,9 @@ func runCmd(env *Env) *cli.Command {
 func runOptions(x *call, cl *client.Client) client.RunOptions {
 	l := cl.Limits()
 	return client.RunOptions{
-		Timeout:  l.Timeout(x.Float64("timeout")),
-		MaxLines: l.Lines(x.Int("lines")),
-		MaxBytes: l.Bytes(x.Int("max-bytes")),
+		Timeout:  x.timeout(l),
+		MaxLines: x.lines(l),
+		MaxBytes: x.maxBytes(l),
 		Key:      x.cursorKey,
 	}
 }

@@ -84,7 +84,7 @@ func sinceCmd(env *Env) *cli.Command {
 			l := cl.Limits()
 			res, err := cl.Since(x.ctx(), snap.Server, r.Pane, client.SinceOptions{
 				Cursor: x.String("cursor"), FromNow: x.Bool("from-now"), Key: key,
-				MaxLines: l.Lines(x.Int("lines")), MaxBytes: l.Bytes(x.Int("max-bytes")),
+				MaxLines: x.lines(l), MaxBytes: x.maxBytes(l),
 			})
 			if err != nil {
 				return err
@@ -118,7 +118,7 @@ func snapshotCmd(env *Env) *cli.Command {
 				return err
 			}
 			l := cl.Limits()
-			res, err := cl.PaneSnapshot(x.ctx(), r.Pane, l.Lines(x.Int("lines")), l.Bytes(x.Int("max-bytes")))
+			res, err := cl.PaneSnapshot(x.ctx(), r.Pane, x.lines(l), x.maxBytes(l))
 			if err != nil {
 				return err
 			}
@@ -212,11 +212,11 @@ func waitCmd(env *Env) *cli.Command {
 				return err
 			}
 			l := cl.Limits()
-			timeout := l.Timeout(x.Float64("timeout"))
+			timeout := x.timeout(l)
 			stop := x.progress("waiting for "+r.Pane.PaneID, timeout)
 			res, err := cl.WaitText(x.ctx(), snap.Server, r.Pane, client.WaitOptions{
 				Text: text, Regex: re, Stop: stops, NewOnly: x.Bool("new-only"), Cursor: x.String("cursor"), Timeout: timeout,
-				MaxLines: l.Lines(x.Int("lines")), MaxBytes: l.Bytes(x.Int("max-bytes")), Key: key,
+				MaxLines: x.lines(l), MaxBytes: x.maxBytes(l), Key: key,
 				AllowPolling: cl.Getenv("TMX_ALLOW_POLLING_FALLBACK") == "1",
 			})
 			stop()
@@ -253,7 +253,7 @@ func waitForCmd(env *Env) *cli.Command {
 			"A wait that timed out stays registered in tmux (3.2 to 3.5) until the channel's next signal,\n" +
 			"which it takes: use a new channel name for each command.\n" +
 			"Exit: 0 signalled, 124 timed_out, 1 server_gone.\n\n" +
-			"Examples:\n   tmx type --enter work -- 'make; tmux wait-for -S built'\n   tmx wait-for --timeout 600 built",
+			"Examples:\n   tmx type --enter work -- 'make; tmux wait-for -S built'\n   TMX_WAIT_MAX_SECONDS=600 tmx wait-for --timeout 600 built",
 		Category: catManage,
 		Flags:    []cli.Flag{timeoutFlag, jsonFlag()},
 		Action: action(env, func(x *call) error {
@@ -267,7 +267,7 @@ func waitForCmd(env *Env) *cli.Command {
 			if err != nil {
 				return err
 			}
-			timeout := cl.Limits().Timeout(x.Float64("timeout"))
+			timeout := x.timeout(cl.Limits())
 			stop := x.progress("waiting for channel "+x.args[0], timeout)
 			res, err := cl.WaitChannel(x.ctx(), x.args[0], timeout)
 			stop()
@@ -370,8 +370,8 @@ func searchCmd(env *Env) *cli.Command {
 			l := cl.Limits()
 			res, err := cl.Search(x.ctx(), panes, client.SearchOptions{
 				Pattern: args[0], Regex: x.Bool("regex"), IgnoreCase: x.Bool("ignore-case"),
-				MaxPanes: clamp(x.Int("max-panes"), 1, 256), LinesPerPane: l.Lines(x.Int("lines")),
-				MaxMatches: clamp(x.Int("max-matches"), 1, 1000), MaxBytes: l.Bytes(x.Int("max-bytes")),
+				MaxPanes: x.bounded("max-panes", 1, 256), LinesPerPane: x.lines(l),
+				MaxMatches: x.bounded("max-matches", 1, 1000), MaxBytes: x.maxBytes(l),
 			})
 			if err != nil {
 				return err
@@ -389,5 +389,3 @@ func searchCmd(env *Env) *cli.Command {
 		}),
 	}
 }
-
-func clamp(n, lo, hi int) int { return max(lo, min(n, hi)) }
