@@ -111,7 +111,13 @@ func capabilitiesCmd(env *Env) *cli.Command {
 				ConfigProvenance string          `json:"config_provenance"`
 			}
 			json.Unmarshal(d.Capabilities, &doc)
-			fmt.Fprintf(x.env.Out, "surface: %s (%s)\n\n", d.Surface, doc.Selection.Reason)
+			// On a terminal the surface heads the table; piped, stdout holds
+			// only the table's rows.
+			if x.env.StdoutTTY {
+				fmt.Fprintf(x.env.Out, "surface: %s (%s)\n\n", d.Surface, doc.Selection.Reason)
+			} else {
+				fmt.Fprintf(x.env.Err, "tmx: surface: %s (%s)\n", d.Surface, doc.Selection.Reason)
+			}
 			t := &table{tty: x.env.StdoutTTY, header: []string{"TOOL", "TOOLSET", "OFFERED", "REACH", "EFFECTS", "OUTPUT"}}
 			for _, tool := range catalog.All() {
 				offered := d.Surface.Has(tool.Name)

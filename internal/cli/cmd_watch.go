@@ -326,7 +326,8 @@ func searchCmd(env *Env) *cli.Command {
 			"lines that contain PATTERN (an RE2 regex with --regex). The search is bounded in panes, lines,\n" +
 			"matches and bytes, and the result says what it did not read (panes_skipped) or return\n" +
 			"(matches_dropped). It exits 0 whether or not anything matched: read matches (or the lines\n" +
-			"printed) to tell.\n\n" +
+			"printed) to tell. Each match gives its pane, where the pane is, and FROM_END (line_from_end:\n" +
+			"1 is the pane's newest line).\n\n" +
 			"Examples:\n   tmx search error\n   tmx search --regex --ignore-case 'panic|fatal' work",
 		Category: catInspect,
 		Flags: []cli.Flag{
@@ -377,9 +378,10 @@ func searchCmd(env *Env) *cli.Command {
 				return err
 			}
 			return x.emit(result.Search{ServerRef: result.RefOf(snap), SearchResult: *res}, func(w io.Writer) {
-				t := &table{tty: x.env.StdoutTTY, header: []string{"PANE", "WHERE", "LINE", "TEXT"}}
+				// FROM_END is line_from_end: 1 is the pane's newest line.
+				t := &table{tty: x.env.StdoutTTY, header: []string{"PANE", "WHERE", "FROM_END", "TEXT"}}
 				for _, m := range res.Matches {
-					t.add(m.PaneID, fmt.Sprintf("%s:%d.%d", cell(m.SessionName), m.WindowIndex, m.PaneIndex), fmt.Sprint(-m.LineFromEnd), cell(m.Text))
+					t.add(m.PaneID, fmt.Sprintf("%s:%d.%d", cell(m.SessionName), m.WindowIndex, m.PaneIndex), fmt.Sprint(m.LineFromEnd), cell(m.Text))
 				}
 				t.write(w)
 				if res.Truncated {
