@@ -35,6 +35,7 @@ type Env struct {
 	In        io.Reader
 	Out, Err  io.Writer
 	Environ   []string
+	StdinTTY  bool
 	StdoutTTY bool
 	StderrTTY bool
 	// Args are the process arguments (Args[0] is the program).
@@ -52,6 +53,7 @@ const payloadSep = "\x00--"
 func Main() int {
 	env := &Env{
 		In: os.Stdin, Out: os.Stdout, Err: os.Stderr, Environ: os.Environ(), Args: os.Args,
+		StdinTTY:  term.IsTerminal(int(os.Stdin.Fd())),
 		StdoutTTY: term.IsTerminal(int(os.Stdout.Fd())),
 		StderrTTY: term.IsTerminal(int(os.Stderr.Fd())),
 	}

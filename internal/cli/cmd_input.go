@@ -102,6 +102,7 @@ func sendCmd(env *Env) *cli.Command {
 				if len(keys) > 0 {
 					return tmxerr.New(tmxerr.Usage, "--stdin and KEY arguments exclude each other", "choose one")
 				}
+				x.awaitStdin("the keys (one per line)")
 				text, err := readStdin(x.env.In)
 				if err != nil {
 					return err
@@ -170,6 +171,7 @@ func typeCmd(env *Env) *cli.Command {
 				return tmxerr.New(tmxerr.Usage, "a text in --stdin-args and a TEXT after -- exclude each other", "choose one")
 			} else if x.Bool("stdin") && len(x.payload) == 0 {
 				var err error
+				x.awaitStdin("the text to type")
 				if text, err = readStdinLine(x.env.In); err != nil {
 					return err
 				}
@@ -222,6 +224,7 @@ func pasteCmd(env *Env) *cli.Command {
 			case !ok && x.stdin != nil:
 				return tmxerr.New(tmxerr.Usage, "--stdin-args holds no text to paste", `give {"text": "..."}`)
 			case !ok:
+				x.awaitStdin("the text to paste")
 				if text, err = readStdin(x.env.In); err != nil {
 					return err
 				}
@@ -238,6 +241,15 @@ func pasteCmd(env *Env) *cli.Command {
 			}
 			return emitInput(x, snap, res, plural(res.Bytes, "byte"))
 		}),
+	}
+}
+
+// awaitStdin tells a person at a terminal that tmx now reads what from
+// stdin, since it would otherwise wait without a word. A pipe or a file
+// on stdin gets no message.
+func (x *call) awaitStdin(what string) {
+	if x.env.StdinTTY {
+		fmt.Fprintf(x.env.Err, "tmx: reading %s from stdin (the terminal); end it with C-d\n", what)
 	}
 }
 

@@ -613,6 +613,7 @@ func sendBatch(x *call) error {
 		return tmxerr.New(tmxerr.Usage, "--stdin-args holds no entries", `give {"entries": [{"target": ..., "keys": [...]}]}`)
 	} else {
 		var err error
+		x.awaitStdin("the JSON array of entries")
 		if text, err = readStdin(x.env.In); err != nil {
 			return err
 		}

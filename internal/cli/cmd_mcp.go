@@ -45,11 +45,27 @@ func mcpCmd(env *Env) *cli.Command {
 				}
 				argv = append(argv, a)
 			}
+			if env.StdinTTY && mcpServes(c.Args().Slice()) {
+				fmt.Fprintf(env.Err, "tmx: tmx-mcp now serves MCP on this terminal, as an MCP host runs it (see docs/hosts.md); it waits for JSON-RPC messages on stdin; C-d ends it\n")
+			}
 			err = syscall.Exec(path, argv, env.Environ)
 			return tmxerr.Wrap(tmxerr.LauncherExecFailed, err, "cannot execute %s: %v", path, err).
 				WithHint("check that it is a tmx-mcp binary for this machine; reinstall with ./install.sh")
 		},
 	}
+}
+
+// mcpServes reports whether tmx-mcp run with args serves MCP on stdin,
+// rather than printing something and exiting (--schema, --skill, --help,
+// --version).
+func mcpServes(args []string) bool {
+	for _, a := range args {
+		switch strings.TrimLeft(a, "-") {
+		case "schema", "skill", "help", "h", "version":
+			return false
+		}
+	}
+	return true
 }
 
 // findCompanion finds tmx-mcp beside the running tmx, else on PATH.

@@ -82,6 +82,7 @@ func runCmd(env *Env) *cli.Command {
 					return tmxerr.New(tmxerr.Usage, "--stdin and a COMMAND after -- exclude each other", "choose one")
 				}
 				var err error
+				x.awaitStdin("the command")
 				if command, err = readStdin(x.env.In); err != nil {
 					return err
 				}

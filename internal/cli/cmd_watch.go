@@ -181,6 +181,7 @@ func waitCmd(env *Env) *cli.Command {
 				if text != "" {
 					return tmxerr.New(tmxerr.Usage, "--stdin and --text exclude each other", "choose one")
 				}
+				x.awaitStdin("the text to wait for")
 				if text, err = readStdinLine(x.env.In); err != nil {
 					return err
 				}
