@@ -101,12 +101,15 @@ func signal(ch chan struct{}) {
 // read parses notifications until the client ends. Output notifications
 // for other panes are read and dropped (turning them off with
 // refresh-client -A would make tmux stop reading those panes when no other
-// client wants them).
+// client wants them). An empty paneID wakes on every pane's output.
 func (cc *control) read(r *bufio.Reader, paneID string, ready chan struct{}) {
 	defer close(cc.exited)
 	isReady := false
 	out := "%output " + paneID + " "
 	ext := "%extended-output " + paneID + " "
+	if paneID == "" {
+		out, ext = "%output ", "%extended-output "
+	}
 	for {
 		line, err := r.ReadString('\n')
 		switch {

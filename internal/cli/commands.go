@@ -26,13 +26,13 @@ const (
 func commands(env *Env) []*cli.Command {
 	return []*cli.Command{
 		lsCmd(env), infoCmd(env), showCmd(env), findPaneCmd(env), captureCmd(env), sinceCmd(env), snapshotCmd(env), searchCmd(env),
-		waitCmd(env), varsCmd(env), optionsCmd(env), envCmd(env), hooksCmd(env),
+		waitCmd(env), varsCmd(env), optionsCmd(env), envCmd(env), hooksCmd(env), topCmd(env),
 		renameCmd(env), selectCmd(env), layoutCmd(env), resizeCmd(env), moveWindowCmd(env), swapPaneCmd(env), titleCmd(env),
 		waitForCmd(env), signalChannelCmd(env), mouseCmd(env), historyLimitCmd(env),
 		newCmd(env), newWindowCmd(env), splitCmd(env), respawnCmd(env), runCmd(env), sendCmd(env), typeCmd(env), pasteCmd(env),
 		syncCmd(env), signalCmd(env),
 		clearCmd(env), killCmd(env),
-		statusCmd(env), doctorCmd(env), capabilitiesCmd(env), mcpCmd(env), completionCmd(env), versionCmd(env), helpCmd(env),
+		statusCmd(env), doctorCmd(env), capabilitiesCmd(env), attachCmd(env), mcpCmd(env), completionCmd(env), versionCmd(env), helpCmd(env),
 	}
 }
 

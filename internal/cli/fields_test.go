@@ -80,7 +80,7 @@ func TestUsageErrors(t *testing.T) {
 		{"ls", "--nosuch"},
 		{"capture"},
 		{"capture", "%1", "extra"},
-		{"ls", "work", "--panes"}, // flags after arguments
+		{"ls", "work", "--panes", "--windows"}, // flags after arguments count, and these exclude each other
 		{"ls", "--sessions", "--panes"},
 		{"capture", "work:"},
 		{"kill"},
