@@ -46,11 +46,17 @@ type control struct {
 // dies, when its stdin reaches end of file. Attaching holds the socket's
 // control lock until tmux answers.
 func (c *Client) attachControl(ctx context.Context, sessionID, paneID string) (*control, error) {
+	return c.attachControlFlags(ctx, sessionID, paneID, "ignore-size,read-only")
+}
+
+// attachControlFlags is attachControl with the client flags given
+// (attach-session -f).
+func (c *Client) attachControlFlags(ctx context.Context, sessionID, paneID, flags string) (*control, error) {
 	lock, err := lockControl(ctx, c.socket.PathIn(c.getenv), c.getenv)
 	if err != nil {
 		return nil, err
 	}
-	cmd := c.Command(context.WithoutCancel(ctx), "-C", "attach-session", "-t", sessionID, "-f", "ignore-size,read-only")
+	cmd := c.Command(context.WithoutCancel(ctx), "-C", "attach-session", "-t", sessionID, "-f", flags)
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	if lock.f != nil {
 		cmd.ExtraFiles = []*os.File{lock.f}

@@ -8,10 +8,14 @@ import (
 // ServerWatch wakes its owner whenever something a view of every pane
 // shows may have changed: a pane printed, a layout changed, or sessions,
 // windows or panes came or went. It is woken by tmux (CONTROL MODE in
-// tmux(1)), never by polling: one read-only, ignore-size control client
-// per session, since tmux sends a control client the output of its own
-// session's panes only. Each such client counts in session_attached, and
-// client-attached hooks run for it, as for any client.
+// tmux(1)), never by polling: one ignore-size control client per session,
+// since tmux sends a control client the output of its own session's panes
+// only. The clients are not read-only, though they send nothing: from tmux
+// 3.7 on, send-keys refuses a target whose current client is read-only
+// ("client is read-only", cmd-send-keys.c), so a read-only watcher would
+// stop every tmx send into the sessions it watches. Each client counts in
+// session_attached, and client-attached hooks run for it, as for any
+// client.
 type ServerWatch struct {
 	c       *Client
 	mu      sync.Mutex
@@ -61,7 +65,7 @@ func (w *ServerWatch) Sync(ctx context.Context, snap *Snapshot) error {
 		if _, ok := w.clients[id]; ok {
 			continue
 		}
-		cc, err := w.c.attachControl(ctx, id, "")
+		cc, err := w.c.attachControlFlags(ctx, id, "", "ignore-size")
 		if err != nil {
 			return err
 		}

@@ -25,10 +25,12 @@ func attachCmd(env *Env) *cli.Command {
 			"with tmux's prefix then d (C-b d); the panes keep running.\n\n" +
 			"--read-only attaches as tmux's read-only, ignore-size client: your keys reach no pane (tmux's\n" +
 			"own keys, such as detach, still work), and while another terminal is attached your size is not\n" +
-			"counted. Without it you can type into the panes like any attached client. Note that tmux sizes\n" +
-			"a window to its terminals: while yours is the only one attached, the windows take its size, and\n" +
-			"keep it after you detach, so the lines agents capture wrap at your width; tmx top watches\n" +
-			"without resizing anything.\n\n" +
+			"counted. On tmux 3.7 and later tmux also refuses send-keys into a session whose current client\n" +
+			"is read-only, so while you watch that way, tmx send and tmx type into it fail (\"client is\n" +
+			"read-only\"). Without --read-only you can type into the panes like any attached client.\n\n" +
+			"tmux sizes a window to its terminals: while yours is the only one attached, the windows take\n" +
+			"its size, and keep it after you detach, so the lines agents capture wrap at your width. tmx top\n" +
+			"watches without resizing anything, and without stopping anyone's input.\n\n" +
 			"TARGET is matched exactly, as everywhere in tmx. A session attaches as it is; a window or pane\n" +
 			"target also makes that window current and that pane active in its session, which changes what\n" +
 			"a session target (work) means for everyone. Without TARGET tmux picks the session. From inside\n" +

@@ -521,7 +521,7 @@ func respawnCmd(env *Env) *cli.Command {
 		UsageText: "respawn [--kill] [--confirm-self] [--env NAME=VALUE]... [--suppress-persistent-history] TARGET",
 		Description: "Restarts the command the pane was started with, in the same pane (same id and place). A pane\n" +
 			"whose program still runs needs --kill, which ends it first: unsaved work in it is lost.\n\n" +
-			"Examples:\n   tmx respawn %3            # a dead pane (remain-on-exit on)\n   tmx respawn --kill %3",
+			"Examples:\n   tmx respawn %5            # a dead pane (remain-on-exit on)\n   tmx respawn --kill %5",
 		Category: catExecute,
 		Flags: []cli.Flag{
 			&cli.BoolFlag{Name: "kill", Usage: "end the pane's running program first"},

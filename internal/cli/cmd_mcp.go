@@ -21,7 +21,7 @@ func mcpCmd(env *Env) *cli.Command {
 		UsageText: "mcp [tmx-mcp flags]",
 		Description: "Replaces itself with tmx-mcp, found beside tmx or else on PATH, keeping stdin, stdout,\n" +
 			"signals and the exit status. The global -L/-S flags pass on to it. Register it with an MCP\n" +
-			"host, e.g.:  claude mcp add tmx -- tmx mcp\n\n" +
+			"host, e.g.:  claude mcp add -s user tmx -- tmx mcp (see docs/hosts.md)\n\n" +
 			"Examples:\n   tmx mcp\n   tmx mcp --schema\n   tmx -L work mcp",
 		Category:        catOther,
 		SkipFlagParsing: true,

@@ -36,8 +36,8 @@ func topCmd(env *Env) *cli.Command {
 			"appends a record to per call when TMX_AUDIT is set in its environment). A call is joined to\n" +
 			"the pane its target names now: a session or window target counts for its active pane.\n\n" +
 			"On a terminal the view redraws whenever tmux reports a change (a pane printed, a layout\n" +
-			"changed, sessions or panes came or went), through read-only control-mode clients, one per\n" +
-			"session, that count among each session's attached clients; it never polls. q (or C-c) quits,\n" +
+			"changed, sessions or panes came or went), through control-mode clients, one per session,\n" +
+			"that send nothing and count among each session's attached clients; it never polls. q (or C-c) quits,\n" +
 			"r redraws. Piped, or with --once, it prints one view and exits: tab-separated rows without\n" +
 			"a header in a pipe (PANE, WHERE, PROGRAM, PROMPT, LAST_LINE, CALLS). --json prints one document.\n\n" +
 			"Examples:\n   tmx top\n   tmx top --once work\n   TMX_AUDIT=$HOME/.local/state/tmx-audit.jsonl tmx top",

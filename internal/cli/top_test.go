@@ -226,7 +226,11 @@ func TestTopLive(t *testing.T) {
 	}
 	srv.NewPane("later", "bash", 80, 20)
 	outer.WaitFor(view, func(s string) bool { return strings.Contains(s, "later:0.0") }, 10*time.Second)
-	srv.Tmux("send-keys", "-t", work, "echo printed-$((6*7))", "Enter")
+	// tmx top's clients must not stop input into the sessions they watch
+	// (tmux 3.7 refuses send-keys while a read-only client is current).
+	if r := tmx(t, srv, "", "type", "--enter", work, "--", "echo printed-$((6*7))"); r.code != 0 {
+		t.Fatalf("tmx type while top watches: exit %d: %s", r.code, r.stderr)
+	}
 	outer.WaitFor(view, func(s string) bool { return strings.Contains(s, "printed-42") }, 10*time.Second)
 	outer.Tmux("send-keys", "-t", view, "q")
 	outer.WaitFor(view, func(s string) bool { return !strings.Contains(s, "q quits") }, 10*time.Second)
