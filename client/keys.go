@@ -200,10 +200,13 @@ func checkKey(k string, mapping bool) (string, error) {
 		}
 		return k, nil
 	case keyBackTab:
-		if noMods {
+		switch {
+		case noMods:
 			return k, nil
+		case mods == keyMods{meta: true}:
+			return "", unsendable("tmux 3.5 and later drop the M- from BTab (3.2a to 3.4 send ESC, then BTab)", backTabInstead(mods))
 		}
-		return "", unsendable("BTab takes no modifier: tmux 3.2a to 3.4 type the letters, and 3.5 and later drop the modifier",
+		return "", unsendable("BTab takes no C- or S-: tmux 3.2a to 3.4 send the letters or nothing, 3.5 and later drop the modifier",
 			backTabInstead(mods))
 	}
 	// keyControl: Enter, Tab, BSpace, Escape.
@@ -217,8 +220,11 @@ func checkKey(k string, mapping bool) (string, error) {
 		return "", unsendable("S-Tab is BTab, the code terminals send for it", "send BTab")
 	}
 	if mods.ctrl || mods.shift {
-		return "", unsendable(fmt.Sprintf("a terminal has no code for %s with C- or S- without extended keys (tmux sends nothing, the letters, or a plain %s, by version)", nk.name, nk.name),
-			"send "+withMeta(nk.name)+", or M-"+nk.name+" (Escape, then "+nk.name+")")
+		instead := "send " + nk.name + ", or M-" + nk.name + " (Escape, then " + nk.name + ")"
+		if mods.meta {
+			instead = "send M-" + nk.name + " (Escape, then " + nk.name + ")"
+		}
+		return "", unsendable(fmt.Sprintf("a terminal has no code for %s with C- or S- without extended keys (tmux sends nothing, the letters, or a plain %s, by version)", nk.name, nk.name), instead)
 	}
 	return k, nil
 }
