@@ -14,6 +14,8 @@ var OtherCommands = map[string][]string{
 	"status":       {"get_server_info"},
 	"doctor":       nil,
 	"capabilities": nil,
+	"top":          {"list_panes", "capture_pane"},
+	"attach":       nil,
 	"mcp":          nil,
 	"completion":   nil,
 	"help":         nil,

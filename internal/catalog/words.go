@@ -54,6 +54,7 @@ var ToolWords = tmxerr.Words{
 	"unsupported_shell":     Sayf("use a pane with a supported shell (create_session or split_window with shell: bash), or start one in %s first (paste_text \"bash\" with enter: true)", "pane"),
 	"respawn_dead":          Sayf("respawn it (respawn_pane with target %s) or choose another pane", "pane"),
 	"exit_mode":             Say("the person using it can leave the mode, or call again with exit_mode: true to cancel the mode first"),
+	"key_names":             Sayf("%skeys look like Enter, C-c, M-x, Up, F5, Escape or one character; send text with paste_text", "lead"),
 	"plain_pattern":         Say("regexes are RE2 (Go's regexp syntax); search for plain text instead"),
 	"resume_or_interrupt":   Say("wait for it again: call run_shell_command with resume (the token) alone; or interrupt it with send_keys [\"C-c\"]"),
 	"look_or_interrupt":     Sayf("look at it (capture_pane, target %[1]s) before retrying, or interrupt it (send_keys [\"C-c\"])", "pane"),

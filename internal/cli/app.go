@@ -36,6 +36,7 @@ type Env struct {
 	In        io.Reader
 	Out, Err  io.Writer
 	Environ   []string
+	StdinTTY  bool
 	StdoutTTY bool
 	StderrTTY bool
 	// Args are the process arguments (Args[0] is the program).
@@ -53,6 +54,7 @@ const payloadSep = "\x00--"
 func Main() int {
 	env := &Env{
 		In: os.Stdin, Out: os.Stdout, Err: os.Stderr, Environ: os.Environ(), Args: os.Args,
+		StdinTTY:  term.IsTerminal(int(os.Stdin.Fd())),
 		StdoutTTY: term.IsTerminal(int(os.Stdout.Fd())),
 		StderrTTY: term.IsTerminal(int(os.Stderr.Fd())),
 	}
@@ -73,7 +75,7 @@ func Run(ctx context.Context, env *Env) int {
 	args := markPayload(env.Args)
 	asJSON := wantsJSON(args)
 	app := newApp(env)
-	err := app.RunContext(ctx, args)
+	err := app.RunContext(ctx, hoistFlags(app, args))
 	if err == nil {
 		return tmxerr.ExitOK
 	}
@@ -130,6 +132,74 @@ func markPayload(args []string) []string {
 		}
 	}
 	return out
+}
+
+// hoistFlags moves a command's flags that follow its arguments ahead of
+// them, so `tmx capture work --json` reads like `tmx capture --json work`
+// (Go's flag package, which urfave/cli uses, stops at the first argument).
+// Only the part before the payload separator moves: after "--" every word
+// is payload. A flag that takes a value keeps the word after it as that
+// value. Global flags still go before the command; a command that parses
+// its own flags (tmx mcp) and a completion request's trailing
+// --generate-bash-completion are left as they are.
+func hoistFlags(app *cli.App, args []string) []string {
+	i := 1
+	for i < len(args) && strings.HasPrefix(args[i], "-") && args[i] != "-" && args[i] != payloadSep {
+		if args[i] == "--" {
+			return args
+		}
+		if globalValueFlags[args[i]] {
+			i++
+		}
+		i++
+	}
+	if i >= len(args) {
+		return args
+	}
+	cmd := app.Command(args[i])
+	if cmd == nil {
+		return args
+	}
+	i++
+	for len(cmd.Subcommands) > 0 && i < len(args) {
+		sub := cmd.Command(args[i])
+		if sub == nil {
+			break
+		}
+		cmd, i = sub, i+1
+	}
+	if cmd.SkipFlagParsing {
+		return args
+	}
+	end := len(args)
+	if end > i && args[end-1] == "--generate-bash-completion" {
+		end--
+	}
+	takesValue := map[string]bool{}
+	for _, f := range cmd.Flags {
+		tv, ok := f.(interface{ TakesValue() bool })
+		for _, n := range f.Names() {
+			takesValue[n] = ok && tv.TakesValue()
+		}
+	}
+	var flags, rest []string
+	j := i
+	for ; j < end && args[j] != payloadSep; j++ {
+		a := args[j]
+		if len(a) < 2 || a[0] != '-' {
+			rest = append(rest, a)
+			continue
+		}
+		flags = append(flags, a)
+		name, _, hasValue := strings.Cut(strings.TrimLeft(a, "-"), "=")
+		if takesValue[name] && !hasValue && j+1 < end && args[j+1] != payloadSep {
+			j++
+			flags = append(flags, args[j])
+		}
+	}
+	out := append(append([]string{}, args[:i]...), flags...)
+	out = append(out, rest...)
+	return append(out, args[j:]...)
 }
 
 func wantsJSON(args []string) bool {
@@ -286,7 +356,7 @@ var flagNameRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompil
 func usageError(err error, flags []cli.Flag) error {
 	msg := flagNameRE().ReplaceAllString(err.Error(), "$1--$2")
 	if name, ok := strings.CutPrefix(msg, "flag provided but not defined: "); ok {
-		hint := "see the command's flags with: tmx COMMAND --help; global flags go before the command"
+		hint := "see the command's flags with: tmx COMMAND --help; global flags go before the command; text that starts with '-' goes after --"
 		var names []string
 		for _, f := range flags {
 			for _, n := range f.Names() {
@@ -350,9 +420,9 @@ func newClient(c *cli.Context, env *Env) (*client.Client, error) {
 }
 
 // positional returns the command's arguments before the payload separator
-// and the payload after it (nil when there is no separator). An argument
-// that looks like a flag before the separator is a usage error: flags go
-// before arguments.
+// and the payload after it (nil when there is no separator). hoistFlags
+// moved every flag before the separator ahead of the arguments, so an
+// argument that still looks like a flag is a usage error.
 func positional(c *cli.Context) (args, payload []string, err error) {
 	all := c.Args().Slice()
 	for i, a := range all {

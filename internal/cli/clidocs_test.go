@@ -54,7 +54,7 @@ func cliMarkdown(app *cli.App) string {
 	fmt.Fprintf(&b, "# tmx command line\n\n%s: %s.\n\n", app.Name, mdText(app.Usage))
 	writeUsage(&b, app.UsageText)
 	writeDescription(&b, app.Description)
-	b.WriteString("Global flags go before the command, command flags before its arguments, and `--` ends\nthe flags, so a payload that starts with `-` stays a payload.\n\n")
+	b.WriteString("Global flags go before the command. A command's flags go anywhere after it and before\n`--`: `tmx capture work --json` is `tmx capture --json work`. After `--` every word is\npayload, flags too, so a payload that starts with `-` stays a payload.\n\n")
 	writeFlags(&b, app.VisibleFlags(), true)
 
 	groups := map[string][]*cli.Command{}

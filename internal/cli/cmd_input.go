@@ -61,9 +61,15 @@ func sendCmd(env *Env) *cli.Command {
 		Name:      "send",
 		Usage:     "send tmux key names (Enter, C-c, Up) to a pane",
 		UsageText: "send [--confirm-self] [--stdin] TARGET KEY...\n   tmx send --batch < ops.json",
-		Description: "Sends keys by tmux name: Enter, Escape, Tab, Space, BSpace, Up, Down, Left, Right, Home,\n" +
-			"End, PageUp, PageDown, F1..F12, C-x, M-x, S-x, or one character (tmux's ^X and 0xHH forms too).\n" +
-			"Anything else is refused (ctrl-c gets the hint C-c): send text with tmx type or tmx paste. With synchronize-panes on, the keys reach the whole cohort and\n" +
+		Description: "Sends keys by tmux name: Enter, Escape, Tab, BTab, Space, BSpace, Up, Down, Left, Right,\n" +
+			"Home, End, PageUp, PageDown, F1..F12, or one character (tmux's 0xHH form too); C-x for a control\n" +
+			"code (C-a..C-z, C-@, C-[, C-\\, C-], C-^, C-_, C-?, C-Space; ^x too); M- before any of them. On the\n" +
+			"cursor, editing and function keys C-, M- and S- combine (S-Up, C-M-F5). A key a terminal cannot\n" +
+			"send with its modifier is refused with the key to send instead: S-a is A, and S-Enter, C-Enter,\n" +
+			"C-Tab and C-1 have no code without extended keys (tmx's server keeps extended-keys off). S-Tab is\n" +
+			"sent as BTab, the code terminals send for it. Anything else is refused (ctrl-c gets the hint C-c,\n" +
+			"Enterr gets Enter): send text with tmx type or tmx paste.\n" +
+			"With synchronize-panes on, the keys reach the whole cohort and\n" +
 			"target_pane_ids lists it; a pane in a mode, dead, or the caller's own in it refuses the send.\n" +
 			"--stdin reads the keys from stdin, one per line. --batch reads a JSON array of\n" +
 			"{\"target\": ..., \"keys\": [...]} from stdin, checks every entry, then sends them all in one\n" +
@@ -96,6 +102,7 @@ func sendCmd(env *Env) *cli.Command {
 				if len(keys) > 0 {
 					return tmxerr.New(tmxerr.Usage, "--stdin and KEY arguments exclude each other", "choose one")
 				}
+				x.awaitStdin("the keys (one per line)")
 				text, err := readStdin(x.env.In)
 				if err != nil {
 					return err
@@ -109,10 +116,8 @@ func sendCmd(env *Env) *cli.Command {
 			if len(x.args) < 1 || len(keys) == 0 {
 				return tmxerr.New(tmxerr.Usage, "send takes a TARGET and at least one KEY", "usage: tmx send TARGET KEY...")
 			}
-			for _, k := range keys { // before touching the server
-				if err := client.CheckKey(k); err != nil {
-					return err
-				}
+			if err := normalizeKeys(keys); err != nil { // before touching the server
+				return err
 			}
 			cl, snap, p, err := inputTarget(x)
 			if err != nil {
@@ -125,6 +130,19 @@ func sendCmd(env *Env) *cli.Command {
 			return emitInput(x, snap, res, plural(len(keys), "key"))
 		}),
 	}
+}
+
+// normalizeKeys checks keys and replaces each with the name tmux is given
+// for it (S-Tab is BTab: see client.NormalizeKey).
+func normalizeKeys(keys []string) error {
+	for i, k := range keys {
+		name, err := client.NormalizeKey(k)
+		if err != nil {
+			return err
+		}
+		keys[i] = name
+	}
+	return nil
 }
 
 func typeCmd(env *Env) *cli.Command {
@@ -153,6 +171,7 @@ func typeCmd(env *Env) *cli.Command {
 				return tmxerr.New(tmxerr.Usage, "a text in --stdin-args and a TEXT after -- exclude each other", "choose one")
 			} else if x.Bool("stdin") && len(x.payload) == 0 {
 				var err error
+				x.awaitStdin("the text to type")
 				if text, err = readStdinLine(x.env.In); err != nil {
 					return err
 				}
@@ -205,6 +224,7 @@ func pasteCmd(env *Env) *cli.Command {
 			case !ok && x.stdin != nil:
 				return tmxerr.New(tmxerr.Usage, "--stdin-args holds no text to paste", `give {"text": "..."}`)
 			case !ok:
+				x.awaitStdin("the text to paste")
 				if text, err = readStdin(x.env.In); err != nil {
 					return err
 				}
@@ -221,6 +241,15 @@ func pasteCmd(env *Env) *cli.Command {
 			}
 			return emitInput(x, snap, res, plural(res.Bytes, "byte"))
 		}),
+	}
+}
+
+// awaitStdin tells a person at a terminal that tmx now reads what from
+// stdin, since it would otherwise wait without a word. A pipe or a file
+// on stdin gets no message.
+func (x *call) awaitStdin(what string) {
+	if x.env.StdinTTY {
+		fmt.Fprintf(x.env.Err, "tmx: reading %s from stdin (the terminal); end it with C-d\n", what)
 	}
 }
 

@@ -393,7 +393,7 @@ func captureCmd(env *Env) *cli.Command {
 			}
 			l := cl.Limits()
 			res, srv, err := cl.Capture(x.ctx(), paneID, client.CaptureOptions{
-				MaxLines: l.Lines(x.Int("lines")), MaxBytes: l.Bytes(x.Int("max-bytes")),
+				MaxLines: x.lines(l), MaxBytes: x.maxBytes(l),
 				Rows: x.Bool("rows"), KeepTrailing: x.Bool("keep-trailing"),
 			})
 			if err != nil {

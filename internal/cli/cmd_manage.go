@@ -522,7 +522,7 @@ func respawnCmd(env *Env) *cli.Command {
 		UsageText: "respawn [--kill] [--confirm-self] [--env NAME=VALUE]... [--suppress-persistent-history] TARGET",
 		Description: "Restarts the command the pane was started with, in the same pane (same id and place). A pane\n" +
 			"whose program still runs needs --kill, which ends it first: unsaved work in it is lost.\n\n" +
-			"Examples:\n   tmx respawn %3            # a dead pane (remain-on-exit on)\n   tmx respawn --kill %3",
+			"Examples:\n   tmx respawn %5            # a dead pane (remain-on-exit on)\n   tmx respawn --kill %5",
 		Category: catExecute,
 		Flags: []cli.Flag{
 			&cli.BoolFlag{Name: "kill", Usage: "end the pane's running program first"},
@@ -625,6 +625,7 @@ func sendBatch(x *call) error {
 		return tmxerr.New(tmxerr.Usage, "--stdin-args holds no entries", `give {"entries": [{"target": ..., "keys": [...]}]}`)
 	} else {
 		var err error
+		x.awaitStdin("the JSON array of entries")
 		if text, err = readStdin(x.env.In); err != nil {
 			return err
 		}
@@ -639,6 +640,13 @@ func sendBatch(x *call) error {
 	if err != nil {
 		return tmxerr.Errorf(tmxerr.InvalidArgument, "--batch reads a JSON array of {\"target\": ..., \"keys\": [...]}: %v", err).
 			WithHint(`e.g. [{"target":"%%3","keys":["C-c"]},{"target":"%%4","keys":["Up","Enter"]}]`)
+	}
+	for i := range ops {
+		if err := normalizeKeys(ops[i].Keys); err != nil {
+			te := tmxerr.As(err)
+			te.Message = fmt.Sprintf("entry %d: %s", i+1, te.Message)
+			return te
+		}
 	}
 	cl, snap, err := x.snapshot()
 	if err != nil {

@@ -20,7 +20,7 @@ func mcpCmd(env *Env) *cli.Command {
 		UsageText: "mcp [tmx-mcp flags]",
 		Description: "Replaces itself with tmx-mcp, found beside tmx or else on PATH, keeping stdin, stdout,\n" +
 			"signals and the exit status. The global -L/-S flags pass on to it. Register it with an MCP\n" +
-			"host, e.g.:  claude mcp add tmx -- tmx mcp\n\n" +
+			"host, e.g.:  claude mcp add -s user tmx -- tmx mcp (see docs/hosts.md)\n\n" +
 			"Examples:\n   tmx mcp\n   tmx mcp --schema\n   tmx -L work mcp",
 		Category:        catOther,
 		SkipFlagParsing: true,
@@ -44,11 +44,27 @@ func mcpCmd(env *Env) *cli.Command {
 				}
 				argv = append(argv, a)
 			}
+			if env.StdinTTY && mcpServes(c.Args().Slice()) {
+				fmt.Fprintf(env.Err, "tmx: tmx-mcp now serves MCP on this terminal, as an MCP host runs it (see docs/hosts.md); it waits for JSON-RPC messages on stdin; C-d ends it\n")
+			}
 			err = syscall.Exec(path, argv, env.Environ)
 			return tmxerr.Wrap(tmxerr.LauncherExecFailed, err, "cannot execute %s: %v", path, err).
 				WithHint("check that it is a tmx-mcp binary for this machine; reinstall with ./install.sh")
 		},
 	}
+}
+
+// mcpServes reports whether tmx-mcp run with args serves MCP on stdin,
+// rather than printing something and exiting (--schema, --skill, --help,
+// --version).
+func mcpServes(args []string) bool {
+	for _, a := range args {
+		switch strings.TrimLeft(a, "-") {
+		case "schema", "skill", "help", "h", "version":
+			return false
+		}
+	}
+	return true
 }
 
 // findCompanion finds tmx-mcp beside the running tmx, else on PATH.
@@ -101,7 +117,13 @@ func capabilitiesCmd(env *Env) *cli.Command {
 				ConfigProvenance string          `json:"config_provenance"`
 			}
 			json.Unmarshal(d.Capabilities, &doc)
-			fmt.Fprintf(x.env.Out, "surface: %s (%s)\n\n", d.Surface, doc.Selection.Reason)
+			// On a terminal the surface heads the table; piped, stdout holds
+			// only the table's rows.
+			if x.env.StdoutTTY {
+				fmt.Fprintf(x.env.Out, "surface: %s (%s)\n\n", d.Surface, doc.Selection.Reason)
+			} else {
+				fmt.Fprintf(x.env.Err, "tmx: surface: %s (%s)\n", d.Surface, doc.Selection.Reason)
+			}
 			t := &table{tty: x.env.StdoutTTY, header: []string{"TOOL", "TOOLSET", "OFFERED", "REACH", "EFFECTS", "OUTPUT"}}
 			for _, tool := range catalog.All() {
 				offered := d.Surface.Has(tool.Name)

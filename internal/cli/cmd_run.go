@@ -34,16 +34,23 @@ func runCmd(env *Env) *cli.Command {
 			"watching the screen. The command text reaches the shell through a private tmux buffer, so it\n" +
 			"never passes through the line editor or into shell history. --stdin reads it from stdin, and\n" +
 			"--stdin-args from {\"command\": ...}, so that it does not show in ps. The wait is bounded:\n" +
-			"30 s by default, at most TMX_WAIT_MAX_SECONDS (120).\n" +
+			"30 s by default, at most TMX_WAIT_MAX_SECONDS (120; a larger --timeout is clamped, with a warning).\n" +
 			"When tmx gives up waiting it exits 125 and says so: the command may still be running, so look\n" +
 			"at the pane before retrying. Its result then carries resume, a token: tmx run --resume TOKEN\n" +
 			"waits for that run again and returns its output and exit status as if it had not timed out.\n" +
 			"end_lost says the command ended but its end line had left the pane (cleared, or scrolled past\n" +
-			"history-limit) before tmx read it: its exit status is lost.\n\n" +
+			"history-limit) before tmx read it: its exit status is lost. SIGINT or SIGTERM (C-c at your\n" +
+			"terminal) ends tmx's wait, not the command: tmx exits 130 (interrupted), and the hint gives the\n" +
+			"resume token.\n\n" +
+			"The output is what the pane's terminal shows, not the command's bytes: stdout and stderr arrive\n" +
+			"merged, in the order the terminal drew them; trailing spaces are dropped; tabs become spaces on\n" +
+			"tmux older than 3.6; bytes that are not valid UTF-8 vanish (3.6 and later show each as U+FFFD);\n" +
+			"colours and other escape sequences are drawn, not returned. Redirect to a file in the command\n" +
+			"and read the file when the exact bytes matter.\n\n" +
 			"Text typed at the prompt and not yet entered is cleared first (bash and zsh keep it: C-y).\n" +
 			"The pane shows one short line of plumbing per run (eval \"$(tmux ... show-buffer ...)\") and two\n" +
 			"marker lines (__tmx...); capture, since, search and wait see them like any other text.\n\n" +
-			"Examples:\n   tmx run -- uname -a\n   tmx run --json work -- 'make test 2>&1 | tail -5'\n   tmx run --timeout 300 build:0 -- cargo build",
+			"Examples:\n   tmx run -- uname -a\n   tmx run --json work -- 'make test 2>&1 | tail -5'\n   TMX_WAIT_MAX_SECONDS=600 tmx run --timeout 600 build:0 -- make",
 		Category: catExecute,
 		Flags: []cli.Flag{
 			timeoutFlag,
@@ -75,6 +82,7 @@ func runCmd(env *Env) *cli.Command {
 					return tmxerr.New(tmxerr.Usage, "--stdin and a COMMAND after -- exclude each other", "choose one")
 				}
 				var err error
+				x.awaitStdin("the command")
 				if command, err = readStdin(x.env.In); err != nil {
 					return err
 				}
@@ -120,9 +128,9 @@ func runCmd(env *Env) *cli.Command {
 func runOptions(x *call, cl *client.Client) client.RunOptions {
 	l := cl.Limits()
 	return client.RunOptions{
-		Timeout:  l.Timeout(x.Float64("timeout")),
-		MaxLines: l.Lines(x.Int("lines")),
-		MaxBytes: l.Bytes(x.Int("max-bytes")),
+		Timeout:  x.timeout(l),
+		MaxLines: x.lines(l),
+		MaxBytes: x.maxBytes(l),
 		Key:      x.cursorKey,
 	}
 }
@@ -145,8 +153,12 @@ func resumeRun(x *call) error {
 	return emitRun(x, snap, res)
 }
 
-// emitRun prints a run's result and exits with runExitStatus.
+// emitRun prints a run's result and exits with runExitStatus. A run that
+// SIGINT or SIGTERM ended before its command did is interruptedRun.
 func emitRun(x *call, snap *client.Snapshot, res *client.RunResult) error {
+	if res.ExitStatus == nil && x.ctx().Err() != nil {
+		return interruptedRun(x, res)
+	}
 	res.Note = noteOf(x.words(), res.Note, res.NoteFix)
 	if err := x.emit(result.Run{ServerRef: result.RefOf(snap), RunResult: *res}, func(w io.Writer) {
 		if res.Output != "" {
@@ -165,6 +177,23 @@ func emitRun(x *call, snap *client.Snapshot, res *client.RunResult) error {
 		return err
 	}
 	return exitStatus(runExitStatus(res))
+}
+
+// interruptedRun is the failure of a run that SIGINT or SIGTERM ended
+// while tmx waited: exit 130 with the code interrupted, the time it really
+// waited, and the resume token, since the command may still run in the
+// pane (tmx run --resume returns its output and status).
+func interruptedRun(x *call, res *client.RunResult) error {
+	waited := fmt.Sprintf("%.1fs", float64(res.DurationMS)/1000)
+	if !res.Started {
+		return tmxerr.Errorf(tmxerr.Interrupted, "interrupted after %s, before the command started in pane %s; it will not start now", waited, res.PaneID).
+			WithHint("look at pane %s (tmx capture %s) before running it again", res.PaneID, res.PaneID)
+	}
+	err := tmxerr.Errorf(tmxerr.Interrupted, "interrupted after %s: the command may still be running in pane %s", waited, res.PaneID)
+	if res.Resume != "" {
+		return err.WithHint("wait for it again with: tmx run --resume %s; or interrupt it: tmx send %s C-c", res.Resume, res.PaneID)
+	}
+	return err.WithHint("look at pane %s (tmx capture %s) before running it again, or interrupt it: tmx send %s C-c", res.PaneID, res.PaneID, res.PaneID)
 }
 
 // runExitStatus maps a run result to tmx's exit status: the command's own,

@@ -78,7 +78,7 @@ func newCmd(env *Env) *cli.Command {
 			"':' and '.' (which tmux would rewrite) are refused, as are names that as a target would mean\n" +
 			"something else ($1, %1, @1, =x; a window name of digits). Without COMMAND the pane runs your\n" +
 			"shell.\n\n" +
-			"Examples:\n   tmx new -s work\n   tmx new -s build -c /src/app -- make watch\n   tmx new --json -x 120 -y 40",
+			"Examples:\n   tmx new -s notes\n   tmx new -s watch -c ~/src/app -- make watch\n   tmx new --json -x 120 -y 40",
 		Category: catExecute,
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "name", Aliases: []string{"s"}, Usage: "session `NAME` (default: tmux picks a number)"},
@@ -119,7 +119,7 @@ func newWindowCmd(env *Env) *cli.Command {
 		Usage:     "create a detached window in a session",
 		UsageText: "new-window [-n NAME] [-c DIR] TARGET [-- COMMAND...]",
 		Description: "Creates a window at the next free index of TARGET's session and prints its pane's id.\n\n" +
-			"Examples:\n   tmx new-window -n logs work -- tail -f /var/log/syslog",
+			"Examples:\n   tmx new-window -n logs work -- tail -f ~/src/app/app.log",
 		Category: catExecute,
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "name", Aliases: []string{"n"}, Usage: "window `NAME`"},
@@ -159,7 +159,7 @@ func splitCmd(env *Env) *cli.Command {
 		Description: "Splits TARGET's pane (one above the other, or side by side with --horizontal) and\n" +
 			"prints the new pane's id. The new pane starts in TARGET's current directory unless -c\n" +
 			"says otherwise, and does not take the focus.\n\n" +
-			"Examples:\n   tmx split %0\n   tmx split --horizontal --size 30% work -- htop",
+			"Examples:\n   tmx split %0\n   tmx split --horizontal --size 30% work -- top",
 		Category: catExecute,
 		Flags: []cli.Flag{
 			&cli.BoolFlag{Name: "horizontal", Usage: "put the new pane beside the target (tmux split-window -h)"},

@@ -84,7 +84,7 @@ func sinceCmd(env *Env) *cli.Command {
 			l := cl.Limits()
 			res, err := cl.Since(x.ctx(), snap.Server, r.Pane, client.SinceOptions{
 				Cursor: x.String("cursor"), FromNow: x.Bool("from-now"), Key: key,
-				MaxLines: l.Lines(x.Int("lines")), MaxBytes: l.Bytes(x.Int("max-bytes")),
+				MaxLines: x.lines(l), MaxBytes: x.maxBytes(l),
 			})
 			if err != nil {
 				return err
@@ -118,7 +118,7 @@ func snapshotCmd(env *Env) *cli.Command {
 				return err
 			}
 			l := cl.Limits()
-			res, err := cl.PaneSnapshot(x.ctx(), r.Pane, l.Lines(x.Int("lines")), l.Bytes(x.Int("max-bytes")))
+			res, err := cl.PaneSnapshot(x.ctx(), r.Pane, x.lines(l), x.maxBytes(l))
 			if err != nil {
 				return err
 			}
@@ -181,6 +181,7 @@ func waitCmd(env *Env) *cli.Command {
 				if text != "" {
 					return tmxerr.New(tmxerr.Usage, "--stdin and --text exclude each other", "choose one")
 				}
+				x.awaitStdin("the text to wait for")
 				if text, err = readStdinLine(x.env.In); err != nil {
 					return err
 				}
@@ -212,11 +213,11 @@ func waitCmd(env *Env) *cli.Command {
 				return err
 			}
 			l := cl.Limits()
-			timeout := l.Timeout(x.Float64("timeout"))
+			timeout := x.timeout(l)
 			stop := x.progress("waiting for "+r.Pane.PaneID, timeout)
 			res, err := cl.WaitText(x.ctx(), snap.Server, r.Pane, client.WaitOptions{
 				Text: text, Regex: re, Stop: stops, NewOnly: x.Bool("new-only"), Cursor: x.String("cursor"), Timeout: timeout,
-				MaxLines: l.Lines(x.Int("lines")), MaxBytes: l.Bytes(x.Int("max-bytes")), Key: key,
+				MaxLines: x.lines(l), MaxBytes: x.maxBytes(l), Key: key,
 				AllowPolling: cl.Getenv("TMX_ALLOW_POLLING_FALLBACK") == "1",
 			})
 			stop()
@@ -254,7 +255,7 @@ func waitForCmd(env *Env) *cli.Command {
 			"next signal, which it would take, so tmx then releases it with a signal on the channel; that also\n" +
 			"wakes anyone else waiting on it at that moment: use a new channel name for each command.\n" +
 			"Exit: 0 signalled, 124 timed_out, 1 server_gone.\n\n" +
-			"Examples:\n   tmx type --enter work -- 'make; tmux wait-for -S built'\n   tmx wait-for --timeout 600 built",
+			"Examples:\n   tmx type --enter work -- 'make; tmux wait-for -S built'\n   TMX_WAIT_MAX_SECONDS=600 tmx wait-for --timeout 600 built",
 		Category: catManage,
 		Flags:    []cli.Flag{timeoutFlag, jsonFlag()},
 		Action: action(env, func(x *call) error {
@@ -268,7 +269,7 @@ func waitForCmd(env *Env) *cli.Command {
 			if err != nil {
 				return err
 			}
-			timeout := cl.Limits().Timeout(x.Float64("timeout"))
+			timeout := x.timeout(cl.Limits())
 			stop := x.progress("waiting for channel "+x.args[0], timeout)
 			res, err := cl.WaitChannel(x.ctx(), x.args[0], timeout)
 			stop()
@@ -327,7 +328,8 @@ func searchCmd(env *Env) *cli.Command {
 			"lines that contain PATTERN (an RE2 regex with --regex). The search is bounded in panes, lines,\n" +
 			"matches and bytes, and the result says what it did not read (panes_skipped) or return\n" +
 			"(matches_dropped). It exits 0 whether or not anything matched: read matches (or the lines\n" +
-			"printed) to tell.\n\n" +
+			"printed) to tell. Each match gives its pane, where the pane is, and FROM_END (line_from_end:\n" +
+			"1 is the pane's newest line).\n\n" +
 			"Examples:\n   tmx search error\n   tmx search --regex --ignore-case 'panic|fatal' work",
 		Category: catInspect,
 		Flags: []cli.Flag{
@@ -371,16 +373,17 @@ func searchCmd(env *Env) *cli.Command {
 			l := cl.Limits()
 			res, err := cl.Search(x.ctx(), panes, client.SearchOptions{
 				Pattern: args[0], Regex: x.Bool("regex"), IgnoreCase: x.Bool("ignore-case"),
-				MaxPanes: clamp(x.Int("max-panes"), 1, 256), LinesPerPane: l.Lines(x.Int("lines")),
-				MaxMatches: clamp(x.Int("max-matches"), 1, 1000), MaxBytes: l.Bytes(x.Int("max-bytes")),
+				MaxPanes: x.bounded("max-panes", 1, 256), LinesPerPane: x.lines(l),
+				MaxMatches: x.bounded("max-matches", 1, 1000), MaxBytes: x.maxBytes(l),
 			})
 			if err != nil {
 				return err
 			}
 			return x.emit(result.Search{ServerRef: result.RefOf(snap), SearchResult: *res}, func(w io.Writer) {
-				t := &table{tty: x.env.StdoutTTY, header: []string{"PANE", "WHERE", "LINE", "TEXT"}}
+				// FROM_END is line_from_end: 1 is the pane's newest line.
+				t := &table{tty: x.env.StdoutTTY, header: []string{"PANE", "WHERE", "FROM_END", "TEXT"}}
 				for _, m := range res.Matches {
-					t.add(m.PaneID, fmt.Sprintf("%s:%d.%d", cell(m.SessionName), m.WindowIndex, m.PaneIndex), fmt.Sprint(-m.LineFromEnd), cell(m.Text))
+					t.add(m.PaneID, fmt.Sprintf("%s:%d.%d", cell(m.SessionName), m.WindowIndex, m.PaneIndex), fmt.Sprint(m.LineFromEnd), cell(m.Text))
 				}
 				t.write(w)
 				if res.Truncated {
@@ -390,5 +393,3 @@ func searchCmd(env *Env) *cli.Command {
 		}),
 	}
 }
-
-func clamp(n, lo, hi int) int { return max(lo, min(n, hi)) }

@@ -27,13 +27,13 @@ const (
 func commands(env *Env) []*cli.Command {
 	return []*cli.Command{
 		lsCmd(env), infoCmd(env), showCmd(env), findPaneCmd(env), captureCmd(env), sinceCmd(env), snapshotCmd(env), searchCmd(env),
-		waitCmd(env), varsCmd(env), optionsCmd(env), envCmd(env), hooksCmd(env),
+		waitCmd(env), varsCmd(env), optionsCmd(env), envCmd(env), hooksCmd(env), topCmd(env),
 		renameCmd(env), selectCmd(env), layoutCmd(env), resizeCmd(env), moveWindowCmd(env), swapPaneCmd(env), titleCmd(env),
 		waitForCmd(env), signalChannelCmd(env), mouseCmd(env), historyLimitCmd(env),
 		newCmd(env), newWindowCmd(env), splitCmd(env), respawnCmd(env), runCmd(env), sendCmd(env), typeCmd(env), pasteCmd(env),
 		syncCmd(env), signalCmd(env),
 		clearCmd(env), killCmd(env),
-		statusCmd(env), doctorCmd(env), capabilitiesCmd(env), mcpCmd(env), completionCmd(env), versionCmd(env), helpCmd(env),
+		statusCmd(env), doctorCmd(env), capabilitiesCmd(env), attachCmd(env), mcpCmd(env), completionCmd(env), versionCmd(env), helpCmd(env),
 	}
 }
 
@@ -52,7 +52,8 @@ type call struct {
 
 // action wraps fn for a command without a payload: arguments after "--"
 // are arguments like the others (so a target that starts with "-" can
-// follow "--"), and a flag after an argument is refused.
+// follow "--"). Flags that follow arguments were moved ahead of them
+// (hoistFlags).
 func action(env *Env, fn func(x *call) error) cli.ActionFunc {
 	return func(c *cli.Context) error {
 		args, payload, err := positional(c)

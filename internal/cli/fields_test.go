@@ -62,6 +62,7 @@ func TestJSONFields(t *testing.T) {
 		{[]string{"type", pane, "--", "x"}, 0, want(serverKeys, "pane_id window_id session_id target_pane_ids text bytes enter")},
 		{[]string{"split", pane}, 0, want(serverKeys, "config_provenance ready", sessionKeys, windowKeys, paneKeys)},
 		{[]string{"new-window", "f"}, 0, want(serverKeys, "config_provenance ready", sessionKeys, windowKeys, paneKeys)},
+		{[]string{"top"}, 0, want(serverKeys, "sessions audit audit_calls panes")},
 		{[]string{"kill", "--confirm", "g"}, 0, want(serverKeys, "killed session_id session_name pane_ids session_closed server_exited")},
 	}
 	for _, tt := range tests {
@@ -80,7 +81,7 @@ func TestUsageErrors(t *testing.T) {
 		{"ls", "--nosuch"},
 		{"capture"},
 		{"capture", "%1", "extra"},
-		{"ls", "work", "--panes"}, // flags after arguments
+		{"ls", "work", "--panes", "--windows"}, // flags after arguments count, and these exclude each other
 		{"ls", "--sessions", "--panes"},
 		{"capture", "work:"},
 		{"kill"},

@@ -30,7 +30,11 @@ func TestMain(m *testing.M) {
 		slowReader()
 		os.Exit(0)
 	}
-	os.Exit(m.Run())
+	code := m.Run()
+	if builtDir != "" {
+		os.RemoveAll(builtDir)
+	}
+	os.Exit(code)
 }
 
 // rawReader puts its terminal in raw mode, turns on bracketed paste mode

@@ -54,6 +54,7 @@ func (x *call) readStdinArgs() error {
 	if x.IsSet("stdin") && x.Bool("stdin") {
 		return tmxerr.New(tmxerr.Usage, "--stdin and --stdin-args both read stdin", "choose one")
 	}
+	x.awaitStdin("the --stdin-args JSON object")
 	text, err := readStdin(x.env.In)
 	if err != nil {
 		return err

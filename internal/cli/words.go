@@ -42,6 +42,7 @@ var cliWords = tmxerr.Words{
 	"unsupported_shell":     sayf("run the command in a pane with a supported shell (tmx new --shell bash), or start one in this pane first (tmx type --enter %s -- bash)", "pane"),
 	"respawn_dead":          sayf("respawn it (tmx respawn %s) or choose another pane", "pane"),
 	"exit_mode":             say("the person using it can leave the mode (q), or pass --exit-mode to cancel the mode first"),
+	"key_names":             sayf("%skeys look like Enter, C-c, M-x, Up, F5, Escape or one character; send text with: tmx type TARGET -- TEXT", "lead"),
 	"plain_pattern":         say("regexes are RE2 (Go's regexp syntax); look for plain text without --regex"),
 	"resume_or_interrupt":   say("wait for it again with: tmx run --resume TOKEN, or interrupt it: tmx send PANE C-c"),
 	"look_or_interrupt":     sayf("look at it (tmx capture %[1]s) before retrying, or interrupt it (tmx send %[1]s C-c)", "pane"),

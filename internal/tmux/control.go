@@ -67,10 +67,6 @@ func (cc *Control) Dropped() int64 { return cc.dropped.Load() }
 // crashes tmux. Attaching holds the socket's control lock until tmux
 // answers.
 func (r *Runner) AttachControl(ctx context.Context, sessionID, paneID string) (*Control, error) {
-	lock, err := lockControl(ctx, r.socket.PathIn(r.getenv), r.getenv)
-	if err != nil {
-		return nil, err
-	}
 	flags := "ignore-size,read-only"
 	if v, err := r.Version(ctx); err == nil && v.AtLeast(3, 7) {
 		// tmux 3.7 refuses send-keys whose target client is read-only
@@ -79,6 +75,16 @@ func (r *Runner) AttachControl(ctx context.Context, sessionID, paneID string) (*
 		// read-only control client here would make every other client's
 		// send-keys into this session fail. tmx sends it no input anyway.
 		flags = "ignore-size"
+	}
+	return r.AttachControlFlags(ctx, sessionID, paneID, flags)
+}
+
+// AttachControlFlags is AttachControl with the client flags given
+// (attach-session -f). An empty paneID wakes on every pane's output.
+func (r *Runner) AttachControlFlags(ctx context.Context, sessionID, paneID, flags string) (*Control, error) {
+	lock, err := lockControl(ctx, r.socket.PathIn(r.getenv), r.getenv)
+	if err != nil {
+		return nil, err
 	}
 	cmd := r.Command(context.WithoutCancel(ctx), "-C", "attach-session", "-t", sessionID, "-f", flags)
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
@@ -131,12 +137,15 @@ func signal(ch chan struct{}) {
 // read parses notifications until the client ends. Output notifications
 // for other panes are read and dropped (turning them off with
 // refresh-client -A would make tmux stop reading those panes when no other
-// client wants them).
+// client wants them). An empty paneID wakes on every pane's output.
 func (cc *Control) read(r *bufio.Reader, paneID string, ready chan struct{}) {
 	defer close(cc.exited)
 	isReady := false
 	out := "%output " + paneID + " "
 	ext := "%extended-output " + paneID + " "
+	if paneID == "" {
+		out, ext = "%output ", "%extended-output "
+	}
 	for {
 		line, err := r.ReadString('\n')
 		switch {

@@ -1,0 +1,58 @@
+package cli
+
+import (
+	"context"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/tmx-sh/tmx/internal/tmuxtest"
+	"github.com/tmx-sh/tmx/tmxerr"
+)
+
+// runInterrupted runs tmx with args and cancels its context (what SIGINT
+// or SIGTERM do in Main) after d.
+func runInterrupted(t *testing.T, srv *tmuxtest.Server, d time.Duration, args ...string) cliResult {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	time.AfterFunc(d, cancel)
+	var out, errb strings.Builder
+	code := Run(ctx, &Env{In: strings.NewReader(""), Out: &out, Err: &errb, Environ: srv.Env, Args: append([]string{"tmx"}, args...)})
+	return cliResult{out.String(), errb.String(), code}
+}
+
+// An interrupted tmx run exits 130 with the code interrupted, says how
+// long it really waited (not its timeout), and keeps the resume token:
+// the command still runs, and --resume returns its end.
+func TestRunInterrupted(t *testing.T) {
+	srv := tmuxtest.New(t)
+	pane := srv.NewPane("s", "bash", 80, 20)
+	r := runInterrupted(t, srv, 700*time.Millisecond, "--json", "run", "--timeout", "30", pane, "--", "echo begun; sleep 2; echo done")
+	if r.code != tmxerr.ExitInterrupted {
+		t.Fatalf("exit %d, want %d: %+v", r.code, tmxerr.ExitInterrupted, r)
+	}
+	code, msg, hint := r.errDoc(t)
+	if code != tmxerr.Interrupted {
+		t.Errorf("code %s, want interrupted", code)
+	}
+	if strings.Contains(msg, "30s") || !regexp.MustCompile(`interrupted after 0\.[6-9]s|interrupted after 1(\.\d)?s`).MatchString(msg) {
+		t.Errorf("message %q does not give the time waited", msg)
+	}
+	token := regexp.MustCompile(`tmx run --resume (\S+);`).FindStringSubmatch(hint)
+	if token == nil {
+		t.Fatalf("hint %q holds no resume token", hint)
+	}
+	d := mustJSON(t, srv, 0, "run", "--timeout", "10", "--resume", token[1])
+	if d["output"] != "begun\ndone" || d["exit_status"] != float64(0) {
+		t.Errorf("resumed after the interrupt: %v", d)
+	}
+
+	// In human form: the error and the hint on stderr, nothing on stdout.
+	r = runInterrupted(t, srv, 700*time.Millisecond, "run", "--timeout", "30", pane, "--", "echo partial; sleep 2")
+	if r.code != tmxerr.ExitInterrupted || r.stdout != "" ||
+		!strings.Contains(r.stderr, "tmx: error: interrupted after ") || !strings.Contains(r.stderr, "tmx: hint: wait for it again with: tmx run --resume ") {
+		t.Errorf("human form: %+v", r)
+	}
+}

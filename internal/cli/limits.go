@@ -1,0 +1,72 @@
+package cli
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/tmx-sh/tmx/client"
+)
+
+// The most the environment variables may raise the ceilings to
+// (client.LimitsFromEnv's ranges).
+const (
+	maxWaitSetting  = 600
+	maxLinesSetting = 100000
+	maxBytesSetting = 4000000
+)
+
+// clampWarning tells a person, in human mode, that a flag asked for more
+// than the ceiling and what was used instead; the variable that moves the
+// ceiling is named while it can still move. Under --json stderr carries at
+// most the one error document, and the result reports the value used
+// (effective_timeout_seconds, the budget's truncated and dropped_*).
+func (x *call) clampWarning(flag, asked, used, variable string, ceiling, most int) {
+	if x.json {
+		return
+	}
+	raise := fmt.Sprintf("%s raises the ceiling, up to %d", variable, most)
+	if ceiling >= most {
+		raise = fmt.Sprintf("%d is the most %s allows", most, variable)
+	}
+	fmt.Fprintf(x.env.Err, "tmx: warning: --%s %s is over the ceiling; using %s (%s)\n", flag, asked, used, raise)
+}
+
+// timeout is the --timeout to wait for: the default when not given,
+// clamped to the wait ceiling with a warning.
+func (x *call) timeout(l client.Limits) time.Duration {
+	asked := x.Float64("timeout")
+	d := l.Timeout(asked)
+	if asked > l.WaitMax.Seconds() {
+		x.clampWarning("timeout", fmt.Sprintf("%g", asked), fmt.Sprintf("%gs", d.Seconds()), "TMX_WAIT_MAX_SECONDS", int(l.WaitMax.Seconds()), maxWaitSetting)
+	}
+	return d
+}
+
+// lines is the --lines budget, clamped to TMX_MAX_LINES with a warning.
+func (x *call) lines(l client.Limits) int {
+	asked := x.Int("lines")
+	if asked > l.MaxLines {
+		x.clampWarning("lines", fmt.Sprint(asked), fmt.Sprint(l.MaxLines), "TMX_MAX_LINES", l.MaxLines, maxLinesSetting)
+	}
+	return l.Lines(asked)
+}
+
+// maxBytes is the --max-bytes budget, clamped to TMX_MAX_BYTES with a
+// warning.
+func (x *call) maxBytes(l client.Limits) int {
+	asked := x.Int("max-bytes")
+	if asked > l.MaxBytes {
+		x.clampWarning("max-bytes", fmt.Sprint(asked), fmt.Sprint(l.MaxBytes), "TMX_MAX_BYTES", l.MaxBytes, maxBytesSetting)
+	}
+	return l.Bytes(asked)
+}
+
+// bounded is an integer flag within lo..hi that no variable moves
+// (search's --max-panes and --max-matches), clamped with a warning.
+func (x *call) bounded(flag string, lo, hi int) int {
+	n := x.Int(flag)
+	if n > hi && !x.json {
+		fmt.Fprintf(x.env.Err, "tmx: warning: --%s %d is over the ceiling; using %d\n", flag, n, hi)
+	}
+	return max(lo, min(n, hi))
+}
