@@ -149,7 +149,12 @@ func (c *conn) exitArgs() []string {
 // alive reports whether the shared connection accepts on its socket (a
 // connect, nothing sent).
 func (c *conn) alive() bool {
-	fd, err := syscall.Socket(syscall.AF_UNIX, syscall.SOCK_STREAM|syscall.SOCK_CLOEXEC, 0)
+	syscall.ForkLock.RLock()
+	fd, err := syscall.Socket(syscall.AF_UNIX, syscall.SOCK_STREAM, 0)
+	if err == nil {
+		syscall.CloseOnExec(fd)
+	}
+	syscall.ForkLock.RUnlock()
 	if err != nil {
 		return false
 	}
@@ -158,14 +163,18 @@ func (c *conn) alive() bool {
 }
 
 // socketID names one life of the shared connection: its socket file's
-// device, inode and change time, which a new connection's socket does not
-// share.
+// device, inode and modification time, which a new connection's socket
+// does not share.
 func (c *conn) socketID() (string, bool) {
-	var st syscall.Stat_t
-	if err := syscall.Stat(c.ctl, &st); err != nil || st.Mode&syscall.S_IFMT != syscall.S_IFSOCK {
+	fi, err := os.Stat(c.ctl)
+	if err != nil || fi.Mode()&os.ModeSocket == 0 {
 		return "", false
 	}
-	return fmt.Sprintf("%d:%d:%d.%d", st.Dev, st.Ino, st.Ctim.Sec, st.Ctim.Nsec), true
+	st, ok := fi.Sys().(*syscall.Stat_t)
+	if !ok {
+		return "", false
+	}
+	return fmt.Sprintf("%d:%d:%d", st.Dev, st.Ino, fi.ModTime().UnixNano()), true
 }
 
 // startMaster starts the shared connection and waits until ssh has

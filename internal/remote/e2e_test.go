@@ -212,7 +212,7 @@ func TestHostSharesConnections(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			results[i] = r.tmx("", nil, "--host", r.host, "--json", "wait", "--text", "never-printed", "--timeout", "3", "w")
+			results[i] = r.tmx("", nil, "--host", r.host, "--json", "wait", "--text", "never-printed", "--timeout", "5", "w")
 		}()
 	}
 	wg.Wait()
@@ -275,4 +275,23 @@ func argvHolding(s string) string {
 		}
 	}
 	return ""
+}
+
+// TMX_HOST selects the host as --host does; --host '' selects this
+// machine over it; only the global flags carry --host.
+func TestHostFromEnvironment(t *testing.T) {
+	r := newRig(t)
+	r.srv.NewPane("w", "bash", 80, 24)
+	res := r.tmx("", []string{"TMX_HOST=" + r.host}, "--json", "ls")
+	if d := res.doc(t); res.code != 0 || d["host"] != r.host {
+		t.Errorf("TMX_HOST: %d %v %s", res.code, d, res.stderr)
+	}
+	res = r.tmx("", []string{"TMX_HOST=nowhere.invalid"}, "--host", "", "--json", "ls")
+	if d := res.doc(t); res.code != 0 || d["host"] != nil {
+		t.Errorf("--host '' with TMX_HOST set: %d %v %s", res.code, d, res.stderr)
+	}
+	res = r.tmx("", nil, "--json", "ls", "--host", r.host)
+	if res.code != 2 || !strings.Contains(res.stderr, "usage") {
+		t.Errorf("--host after the command: %d %q", res.code, res.stderr)
+	}
 }
