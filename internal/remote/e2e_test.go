@@ -277,7 +277,7 @@ func argvHolding(s string) string {
 	return ""
 }
 
-// TMX_HOST selects the host as --host does; --host '' selects this
+// TMX_HOST selects the host as --host does; an empty --host selects this
 // machine over it; only the global flags carry --host.
 func TestHostFromEnvironment(t *testing.T) {
 	r := newRig(t)
