@@ -60,11 +60,20 @@ func Run(ctx context.Context, c Call) (int, error) {
 		return 0, err
 	}
 	out, errw := c.Out, c.Err
+	var ho, he *hostLines
 	if c.JSON {
-		ho, he := &hostLines{w: c.Out, host: c.Host.String()}, &hostLines{w: c.Err, host: c.Host.String()}
-		defer ho.flush()
-		defer he.flush()
+		// A document is one line: a line the command did not finish (the
+		// connection broke) is never printed, so stdout stays empty on
+		// failure as the --json contract says.
+		ho, he = &hostLines{w: c.Out, host: c.Host.String()}, &hostLines{w: c.Err, host: c.Host.String()}
 		out, errw = ho, he
+	}
+	finish := func(status int) (int, error) {
+		if ho != nil {
+			ho.flush()
+			he.flush()
+		}
+		return status, nil
 	}
 	h := header{Host: c.Host.String(), Argv: c.Args, Env: env, StdoutTTY: c.StdoutTTY, StderrTTY: c.StderrTTY}
 	var in *inputLog
@@ -92,7 +101,7 @@ func Run(ctx context.Context, c Call) (int, error) {
 		if err != nil {
 			return 0, err
 		}
-		return r.status, nil
+		return finish(r.status)
 	}
 	return 0, tmxerr.Errorf(tmxerr.SSHFailed, "%s refused a session on each of tmx's %d shared connections", c.Host, maxShared).
 		WithHint("too many calls at once for sshd's MaxSessions there (default 10 per connection): make fewer at a time, or raise MaxSessions in the host's sshd_config")
@@ -129,6 +138,10 @@ func (c *conn) session(ctx context.Context, h header, in *inputLog, out, errw io
 	hdr, err := json.Marshal(h)
 	if err != nil {
 		return sessionResult{}, tmxerr.Wrap(tmxerr.Internal, err, "%v", err)
+	}
+	if len(hdr) > maxRecord {
+		return sessionResult{}, tmxerr.Errorf(tmxerr.Usage, "the command line is %d bytes, more than --host sends (%d)", len(hdr), maxRecord).
+			WithHint("send long text on stdin (--stdin, --stdin-args)")
 	}
 	cmd := exec.Command(c.ssh, c.sessionArgs(QuoteCommand([]string{c.remoteTmx, ServeFlag + "=" + strconv.Itoa(Protocol)}))...)
 	cmd.Env = c.environ

@@ -4,8 +4,10 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -294,4 +296,34 @@ func TestHostFromEnvironment(t *testing.T) {
 	if res.code != 2 || !strings.Contains(res.stderr, "usage") {
 		t.Errorf("--host after the command: %d %q", res.code, res.stderr)
 	}
+}
+
+// A connection that breaks during a call (here: the host's session is
+// killed outright) is host_disconnected, with nothing on stdout, and the
+// command it ran on the host ends too.
+func TestHostDisconnected(t *testing.T) {
+	r := newRig(t)
+	r.srv.NewPane("w", "bash", 80, 24)
+	done := make(chan result, 1)
+	go func() {
+		done <- r.tmx("", nil, "--host", r.host, "--json", "wait", "--text", "never-printed", "--timeout", "60", "w")
+	}()
+	var session string
+	eventually(t, "the wait to run on the host", func() bool {
+		for _, p := range r.remoteProcs() {
+			if strings.Contains(p, "--over-ssh=") {
+				session = p
+			}
+		}
+		return session != "" && strings.Contains(r.clients(), "control-mode")
+	}, func() string { return strings.Join(r.remoteProcs(), "; ") })
+	pid, _ := strconv.Atoi(strings.Fields(session)[0])
+	syscall.Kill(pid, syscall.SIGKILL)
+	res := <-done
+	if d := res.errDoc(t); res.code != 1 || res.stdout != "" || errCode(d) != "host_disconnected" || !strings.Contains(errHint(d), "look") {
+		t.Errorf("exit %d, stdout %q, error %v", res.code, res.stdout, d)
+	}
+	eventually(t, "the host to end the orphaned command", func() bool {
+		return r.clients() == "" && len(r.remoteProcs()) == 0
+	}, func() string { return "clients " + r.clients() + "; processes " + strings.Join(r.remoteProcs(), "; ") })
 }

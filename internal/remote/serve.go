@@ -62,6 +62,7 @@ func Serve(ctx context.Context, arg string, stdin io.Reader, stdout, stderr io.W
 		return tmxerr.ExitUsage
 	}
 
+	lockThread()
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	sig := make(chan os.Signal, 1)
@@ -116,6 +117,7 @@ func Serve(ctx context.Context, arg string, stdin io.Reader, stdout, stderr io.W
 	cmd.Stdout = stream{rw, recStdout}
 	cmd.Stderr = stream{rw, recStderr}
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	parentDeath(cmd.SysProcAttr)
 	// Output still held by something the command left behind is not
 	// waited for long once the command has exited.
 	cmd.WaitDelay = 2 * time.Second
