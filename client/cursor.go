@@ -220,7 +220,7 @@ func (k *CursorKey) unseal(s, prefix, what, hint string) ([]byte, error) {
 	}
 	body, sum := b[:len(b)-macLen], b[len(b)-macLen:]
 	if !hmac.Equal(body[:keyIDLen], k.ID[:]) {
-		return nil, bad(errCursorKey, tmxerr.CursorExpired, "the "+what+" was signed with another key (by the tmx CLI, by another tmx-mcp process, or before a restart), so it has expired")
+		return nil, bad(errCursorKey, tmxerr.CursorExpired, "the "+what+" was signed with another key (by the tmx CLI, by another tmx-mcp process, for another host, or before a restart), so it has expired")
 	}
 	mac := hmac.New(sha256.New, k.key)
 	mac.Write(body)

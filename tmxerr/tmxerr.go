@@ -105,6 +105,17 @@ const (
 	TmuxError       Code = "tmux_error"
 	Internal        Code = "internal"
 
+	// Hosts reached through SSH (--host, TMX_HOST).
+	SSHNotFound       Code = "ssh_not_found"
+	HostUnreachable   Code = "host_unreachable"
+	HostAuthFailed    Code = "host_auth_failed"
+	HostKeyUnknown    Code = "host_key_unknown"
+	HostKeyChanged    Code = "host_key_changed"
+	HostDisconnected  Code = "host_disconnected"
+	RemoteTmxNotFound Code = "remote_tmx_not_found"
+	RemoteTmxTooOld   Code = "remote_tmx_too_old"
+	SSHFailed         Code = "ssh_failed"
+
 	// tmx-mcp: failures of the adapter around a tool call.
 	OutputTooLarge Code = "output_too_large"
 	CLIFailed      Code = "cli_failed"
@@ -140,7 +151,7 @@ var table = map[Code]Info{
 	ForeignServer:        {ForeignServer, ExitUsage, "tmx-mcp offers teardown by default only for the tmux server tmx started, and the server on the socket is another one"},
 
 	CursorInvalid:     {CursorInvalid, ExitUsage, "a since cursor is malformed, changed or forged; omit it to start afresh"},
-	CursorExpired:     {CursorExpired, ExitUsage, "a since cursor was signed by another key (another tmx-mcp process, or a restart); omit it to start afresh"},
+	CursorExpired:     {CursorExpired, ExitUsage, "a since cursor was signed by another key (another tmx-mcp process, another host, or a restart); omit it to start afresh"},
 	CursorOtherServer: {CursorOtherServer, ExitUsage, "a since cursor belongs to another tmux server or an earlier run of this one; omit it to start afresh"},
 	CursorOtherPane:   {CursorOtherPane, ExitUsage, "a since cursor belongs to another pane"},
 
@@ -157,6 +168,16 @@ var table = map[Code]Info{
 	TmuxUnsupported: {TmuxUnsupported, ExitFailure, "tmux is older than 3.2a"},
 	TmuxError:       {TmuxError, ExitFailure, "tmux reported an error tmx does not classify; the message quotes it"},
 	Internal:        {Internal, ExitFailure, "a bug in tmx; please report it with the message"},
+
+	SSHNotFound:       {SSHNotFound, ExitFailure, "--host needs OpenSSH's ssh, found neither as TMX_SSH nor on PATH"},
+	HostUnreachable:   {HostUnreachable, ExitFailure, "ssh could not connect to the host: the name does not resolve, nothing listens on the port, or the network is down"},
+	HostAuthFailed:    {HostAuthFailed, ExitFailure, "the host refused every key ssh offered; tmx never types a password (BatchMode), so a key or agent must log in"},
+	HostKeyUnknown:    {HostKeyUnknown, ExitFailure, "the host's key is not in known_hosts; tmx never accepts one itself: connect once with ssh to check and record it"},
+	HostKeyChanged:    {HostKeyChanged, ExitFailure, "the host's key differs from the one known_hosts holds: someone may be in the middle; ssh refused to connect"},
+	HostDisconnected:  {HostDisconnected, ExitFailure, "the SSH connection ended during the call; the command may have run on the host: look before retrying"},
+	RemoteTmxNotFound: {RemoteTmxNotFound, ExitFailure, "the host has no tmx where its login shell looks (PATH), or none at TMX_REMOTE_TMX"},
+	RemoteTmxTooOld:   {RemoteTmxTooOld, ExitFailure, "the host's tmx is older than this one, or speaks another version of the SSH session: install the same version on both"},
+	SSHFailed:         {SSHFailed, ExitFailure, "ssh failed in a way tmx does not classify (its configuration, a proxy); the message quotes it"},
 
 	OutputTooLarge: {OutputTooLarge, ExitFailure, "tmx-mcp: the CLI's output passed the byte cap, so it was not parsed"},
 	CLIFailed:      {CLIFailed, ExitFailure, "tmx-mcp: the tmx child failed without a structured error (killed, or crashed)"},

@@ -19,6 +19,22 @@ type DecideOptions struct {
 	Warn io.Writer
 	// Version is the server version the document names.
 	Version string
+	// Host is the SSH destination served (TMX_HOST), empty for this
+	// machine; the document names it.
+	Host string
+	// Remote is what Host reported of its tmux server (its tmx
+	// capabilities document): with a Host, Decide uses it instead of
+	// looking at a socket here. Nil means unknown, taken as a server that
+	// runs (so teardown is not offered by default).
+	Remote *RemoteServer
+}
+
+// RemoteServer is what a host reports of the tmux server on the selected
+// socket there.
+type RemoteServer struct {
+	Live             bool   `json:"server_running_at_start"`
+	SocketPath       string `json:"socket_path"`
+	ConfigProvenance string `json:"config_provenance"`
 }
 
 // Decision is what tmx-mcp freezes at startup and `tmx capabilities`
@@ -44,7 +60,9 @@ type Decision struct {
 // the generation tmx recorded when it started it), reads the limits, and
 // writes the tmux://capabilities document: server, socket, provenance,
 // selection, tools, limits, every surface tool's row, and what the surface
-// does not bound. It sends no tmux command. Errors: those of
+// does not bound. With a Host, the server's facts are those the host
+// reported (Remote) and the document names the host. It sends no tmux
+// command. Errors: those of
 // client.SelectSocket and [Select] (code usage).
 func Decide(o DecideOptions) (*Decision, error) {
 	environ := o.Environ
@@ -64,13 +82,36 @@ func Decide(o DecideOptions) (*Decision, error) {
 	if err != nil {
 		return nil, err
 	}
-	live := sock.Live(getenv)
-	// Teardown is offered by default on tmx's dedicated socket when the
-	// server there is tmx's own: none runs yet (tmx will start it), or the
-	// one that runs is the generation tmx recorded when it started it (a
-	// restarted host finds it). Each teardown call re-checks, since the
-	// server can change while tmx-mcp runs.
-	gen, tmxStarted := client.TmxStarted(sock, getenv)
+	var live, tmxStarted bool
+	var socketPath, provenance string
+	var generation *client.Generation
+	if o.Host != "" {
+		live, provenance = true, "unknown"
+		if r := o.Remote; r != nil {
+			live, socketPath, provenance = r.Live, r.SocketPath, r.ConfigProvenance
+		}
+		// The host's tmx tells its own server from others (its recorded
+		// generation): a provenance other than unknown is tmx's.
+		tmxStarted = live && provenance != "unknown"
+	} else {
+		live, socketPath, provenance = sock.Live(getenv), sock.PathIn(getenv), "unknown"
+		// Teardown is offered by default on tmx's dedicated socket when
+		// the server there is tmx's own: none runs yet (tmx will start
+		// it), or the one that runs is the generation tmx recorded when it
+		// started it (a restarted host finds it). Each teardown call
+		// re-checks, since the server can change while tmx-mcp runs.
+		var gen client.Generation
+		gen, tmxStarted = client.TmxStarted(sock, getenv)
+		switch {
+		case !live:
+			provenance = "tmx-minimal"
+			if getenv("TMX_TMUX_CONFIG") != "" {
+				provenance = "tmx-config"
+			}
+		case tmxStarted:
+			provenance, generation = gen.ConfigProvenance, &gen
+		}
+	}
 	surface, err := Select(lookup, sock.Source == "default" && (!live || tmxStarted))
 	if err != nil {
 		return nil, err
@@ -80,28 +121,22 @@ func Decide(o DecideOptions) (*Decision, error) {
 	}
 	limits := client.LimitsFromEnv(getenv, o.Warn)
 
-	provenance := "unknown"
-	var generation *client.Generation
-	switch {
-	case !live:
-		provenance = "tmx-minimal"
-		if getenv("TMX_TMUX_CONFIG") != "" {
-			provenance = "tmx-config"
-		}
-	case tmxStarted:
-		provenance, generation = gen.ConfigProvenance, &gen
-	}
 	rows := []Capability{}
 	for _, t := range surface.Tools {
 		rows = append(rows, t.Capability())
 	}
+	boundaries := Boundaries
+	if o.Host != "" {
+		boundaries = append([]string{HostBoundary}, Boundaries...)
+	}
 	doc := capabilitiesDoc{
+		Host:   o.Host,
 		Server: serverInfo{Name: "tmx-mcp", Title: "tmx", Version: o.Version},
-		Socket: sock, SocketPath: sock.PathIn(getenv), ServerRunningAtStart: live,
+		Socket: sock, SocketPath: socketPath, ServerRunningAtStart: live,
 		ConfigProvenance: provenance, ServerGeneration: generation, TeardownGuard: surface.TeardownByDefault,
 		Selection: surface, Tools: surface.Names(),
 		Limits: result.LimitsOf(limits), PollingFallback: getenv("TMX_ALLOW_POLLING_FALLBACK") == "1",
-		Rows: rows, Boundaries: Boundaries,
+		Rows: rows, Boundaries: boundaries,
 	}
 	caps, err := result.Marshal(doc)
 	if err != nil {
@@ -109,6 +144,9 @@ func Decide(o DecideOptions) (*Decision, error) {
 	}
 	return &Decision{Socket: sock, Live: live, Surface: surface, Limits: limits, Capabilities: caps, Getenv: getenv}, nil
 }
+
+// HostBoundary is the first boundary when tmx-mcp serves a host.
+const HostBoundary = "Every tool acts on the host through SSH, with the authority of the user ssh logs in as there; the host's tmux, shells and files are that user's, and nothing here narrows what a pane there can do."
 
 // Boundaries state what the surface does not bound.
 var Boundaries = []string{
@@ -126,6 +164,7 @@ type serverInfo struct {
 }
 
 type capabilitiesDoc struct {
+	Host                 string        `json:"host,omitempty"`
 	Server               serverInfo    `json:"server"`
 	Socket               client.Socket `json:"socket"`
 	SocketPath           string        `json:"socket_path"`

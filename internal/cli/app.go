@@ -4,6 +4,7 @@
 package cli
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -20,6 +21,7 @@ import (
 	"golang.org/x/term"
 
 	"github.com/tmx-sh/tmx/client"
+	"github.com/tmx-sh/tmx/internal/remote"
 	"github.com/tmx-sh/tmx/internal/suggest"
 	"github.com/tmx-sh/tmx/internal/tmux"
 	"github.com/tmx-sh/tmx/internal/version"
@@ -72,6 +74,26 @@ func Run(ctx context.Context, env *Env) int {
 	if n := len(env.Args); n > 1 && env.Args[n-1] == "--generate-bash-completion" && slices.Contains(env.Args[1:n-1], "--") {
 		return tmxerr.ExitOK
 	}
+	// The two sides of a call over SSH on its host (package remote).
+	if len(env.Args) > 1 {
+		if a := env.Args[1]; strings.HasPrefix(a, remote.ServeFlag+"=") {
+			return remote.Serve(ctx, a, env.In, env.Out, env.Err, env.Environ, Version)
+		} else if a == remote.ChildFlag {
+			return runChild(ctx, env)
+		}
+	}
+	host, rest, verb := takeHost(env.Args, env.Environ)
+	if host != "" {
+		switch verb {
+		case "mcp":
+			// tmx-mcp serves the host itself, for its whole life.
+			env.Environ = append(append([]string{}, env.Environ...), remote.Env+"="+host)
+		case "completion":
+		default:
+			return runOnHost(ctx, env, host, rest)
+		}
+	}
+	env.Args = rest
 	args := markPayload(env.Args)
 	asJSON := wantsJSON(args)
 	app := newApp(env)
@@ -106,6 +128,102 @@ var globalValueFlags = map[string]bool{
 	"-S": true, "--socket-path": true, "-socket-path": true,
 	"--tmux": true, "-tmux": true,
 	"--expect-server": true, "-expect-server": true,
+	"--host": true, "-host": true,
+}
+
+// takeHost returns the host the arguments select (--host, which only the
+// global flags may carry, else TMX_HOST; an empty --host means this
+// machine), the arguments without --host, and the verb.
+func takeHost(args, environ []string) (host string, rest []string, verb string) {
+	given := false
+	rest = append([]string{}, args[:min(1, len(args))]...)
+	i := 1
+	for ; i < len(args); i++ {
+		a := args[i]
+		if a == "--" || !strings.HasPrefix(a, "-") || a == "-" {
+			break
+		}
+		if v, ok := strings.CutPrefix(a, "--host="); ok {
+			host, given = v, true
+			continue
+		}
+		if v, ok := strings.CutPrefix(a, "-host="); ok {
+			host, given = v, true
+			continue
+		}
+		if (a == "--host" || a == "-host") && i+1 < len(args) {
+			host, given = args[i+1], true
+			i++
+			continue
+		}
+		rest = append(rest, a)
+		if globalValueFlags[a] && i+1 < len(args) {
+			i++
+			rest = append(rest, args[i])
+		}
+	}
+	if i < len(args) && args[i] != "--" {
+		verb = args[i]
+	}
+	rest = append(rest, args[i:]...)
+	if !given {
+		for _, kv := range environ {
+			if v, ok := strings.CutPrefix(kv, remote.Env+"="); ok {
+				host = v
+			}
+		}
+	}
+	return host, rest, verb
+}
+
+// runOnHost runs the command line args on host through ssh (package
+// remote) and returns its exit status. The remote tmx prints the result,
+// human or --json, as it would here: it is the same program, told whether
+// this side's stdout and stderr are terminals, so the output is not
+// rendered twice. Under --json each document also names the host.
+func runOnHost(ctx context.Context, env *Env, host string, args []string) int {
+	asJSON := wantsJSON(markPayload(args))
+	fail := func(err error) int {
+		var b bytes.Buffer
+		printError(&b, err, asJSON)
+		env.Err.Write(remote.NameHost(b.Bytes(), host))
+		return tmxerr.ExitStatus(err)
+	}
+	h, err := remote.ParseHost(host)
+	if err != nil {
+		return fail(err)
+	}
+	// A terminal's input is not read: a call in the background would
+	// stop on it (SIGTTIN). Pipes and files are sent, as payloads.
+	in := env.In
+	if f, ok := in.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
+		in = nil
+	}
+	status, err := remote.Run(ctx, remote.Call{
+		Host: h, Args: args[1:], Environ: env.Environ, In: in, Out: env.Out, Err: env.Err,
+		StdoutTTY: env.StdoutTTY, StderrTTY: env.StderrTTY, JSON: asJSON, Version: Version,
+	})
+	if err != nil {
+		return fail(err)
+	}
+	return status
+}
+
+// runChild is `tmx --over-ssh-child`: the command of a call over SSH, on
+// its host, with the argv and terminal facts its session hands it.
+func runChild(ctx context.Context, env *Env) int {
+	argv, outTTY, errTTY, err := remote.ReadChild()
+	if err == nil && len(argv) > 0 && (strings.HasPrefix(argv[0], remote.ServeFlag) || argv[0] == remote.ChildFlag) {
+		err = fmt.Errorf("%s is not a command", argv[0])
+	}
+	if err != nil {
+		printError(env.Err, tmxerr.Errorf(tmxerr.Usage, "%v", err), false)
+		return tmxerr.ExitUsage
+	}
+	child := *env
+	child.Args = append([]string{env.Args[0]}, argv...)
+	child.StdoutTTY, child.StderrTTY = outTTY, errTTY
+	return Run(ctx, &child)
 }
 
 func markPayload(args []string) []string {
@@ -251,6 +369,7 @@ func newApp(env *Env) *cli.App {
 			&cli.StringFlag{Name: "socket-name", Aliases: []string{"L"}, Usage: "use the tmux server on socket `NAME` (tmux -L); default tmx; env TMX_SOCKET_NAME"},
 			&cli.StringFlag{Name: "socket-path", Aliases: []string{"S"}, Usage: "use the tmux server on socket `PATH` (tmux -S); env TMX_SOCKET_PATH"},
 			&cli.StringFlag{Name: "tmux", Usage: "the tmux binary `PATH`; env TMX_TMUX, else tmux on PATH"},
+			&cli.StringFlag{Name: "host", Usage: "run the command on the tmux of `[USER@]HOST[:PORT]`, through ssh and a connection it shares; empty: this machine; env TMX_HOST"},
 			&cli.StringFlag{Name: "expect-server", Usage: "refuse to act unless the server is the one with process id `PID` (a result's server_pid; PID:START_TIME names one run of it): ids from before a restart name other objects"},
 			jsonFlag(),
 			helpFlag(), // tmx's own, not urfave/cli's shared HelpFlag (see ownFlag)

@@ -17,6 +17,7 @@ import (
 	"github.com/tmx-sh/tmx/docs"
 	"github.com/tmx-sh/tmx/internal/catalog"
 	"github.com/tmx-sh/tmx/internal/executable"
+	"github.com/tmx-sh/tmx/internal/tmux"
 	"github.com/tmx-sh/tmx/tmxerr"
 )
 
@@ -39,6 +40,9 @@ Environment:
                       server is tmx's own: none runs yet, or the one tmx started)
   TMX_TOOLS           tools to add by name
   TMX_EXCLUDE_TOOLS   tools to remove by name (wins over everything)
+  TMX_HOST            serve tmux on [USER@]HOST[:PORT] through ssh, for the server's
+                      whole life (see docs/hosts.md); TMX_SSH and TMX_REMOTE_TMX
+                      name the ssh program and the tmx there
   TMX_AUDIT           a file to append the audit trail to (default stderr)
   TMX_MAX_LINES, TMX_MAX_BYTES, TMX_WAIT_MAX_SECONDS   output budgets and wait ceiling
   TMX_MCP_CLI         the tmx binary (default: beside tmx-mcp, else on PATH)
@@ -110,7 +114,7 @@ func Main(ctx context.Context, args, environ []string, stdin io.Reader, stdout, 
 		return 0
 	}
 
-	st, err := Startup(StartupOptions{SocketName: socketName, SocketPath: socketPath, Environ: environ, Warn: stderr, Version: version})
+	st, err := Startup(StartupOptions{SocketName: socketName, SocketPath: socketPath, Environ: environ, Warn: stderr, Version: version, ProbeHost: !schema})
 	if err != nil {
 		return fail(tmxerr.ExitStatus(err), err)
 	}
@@ -147,6 +151,10 @@ type StartupOptions struct {
 	Environ                []string
 	Warn                   io.Writer
 	Version                string
+	// ProbeHost, with TMX_HOST set, asks the host about its server
+	// before deciding the surface (--schema does not: it contacts
+	// nothing, and takes the host's server as running).
+	ProbeHost bool
 }
 
 // Started is what startup decided.
@@ -161,19 +169,46 @@ type Started struct {
 // document (catalog.Decide, which `tmx capabilities` shares), then the
 // cursor key, the call deadline and the tmx binary.
 func Startup(o StartupOptions) (*Started, error) {
-	d, err := catalog.Decide(catalog.DecideOptions{SocketName: o.SocketName, SocketPath: o.SocketPath, Environ: o.Environ, Warn: o.Warn, Version: o.Version})
-	if err != nil {
-		return nil, err
-	}
 	environ := o.Environ
 	if environ == nil {
 		environ = os.Environ()
 	}
+	// TMX_HOST, like the socket, is chosen once: every call goes to that
+	// host, and the decisions below are about its server.
+	getenv := tmux.EnvLookup(environ)
+	host, err := hostOf(getenv)
+	if err != nil {
+		return nil, err
+	}
+	var facts *catalog.RemoteServer
+	if host != "" && o.ProbeHost {
+		sock, err := client.SelectSocket(client.Options{SocketName: o.SocketName, SocketPath: o.SocketPath, Environ: environ})
+		if err != nil {
+			return nil, err
+		}
+		cli, err := findCLI(getenv)
+		if err != nil {
+			return nil, err
+		}
+		if facts, err = probeHost(cli, environ, host, sock.Args()); err != nil {
+			return nil, err
+		}
+	}
+	d, err := catalog.Decide(catalog.DecideOptions{SocketName: o.SocketName, SocketPath: o.SocketPath, Environ: o.Environ, Warn: o.Warn, Version: o.Version,
+		Host: host, Remote: facts})
+	if err != nil {
+		return nil, err
+	}
 	// A fresh cursor key per process: cursors of another tmx-mcp process,
 	// or of this one before a restart, are refused as expired.
-	// The children word their hints and notes for tools (package words).
+	// The children word their hints and notes for tools (see
+	// catalog.ToolWords).
 	env := append(append([]string{}, environ...), client.CursorKeyEnv+"="+client.NewCursorKey().String(), catalog.WordsEnv+"="+catalog.WordsMCP)
-	cfg := Config{Surface: d.Surface, Limits: d.Limits, Version: o.Version, Env: env, GlobalArgs: d.Socket.Args(),
+	global := d.Socket.Args()
+	if host != "" {
+		global = append([]string{"--host", host}, global...)
+	}
+	cfg := Config{Surface: d.Surface, Limits: d.Limits, Version: o.Version, Env: env, GlobalArgs: global,
 		CallDeadline: callDeadline(d.Getenv, o.Warn), Capabilities: d.Capabilities}
 	cli, cliErr := findCLI(d.Getenv)
 	cfg.CLI = cli

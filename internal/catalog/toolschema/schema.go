@@ -114,15 +114,18 @@ func operationSchema(t *catalog.Tool, p catalog.Param, limit func(int) *int) *js
 }
 
 // OutputSchema returns t's outputSchema, inferred from the Go type of the
-// CLI's document plus its "schema_version".
+// CLI's document plus its "schema_version" and the optional "host".
 func OutputSchema(t *catalog.Tool) (*jsonschema.Schema, error) {
 	s, err := jsonschema.ForType(reflect.TypeOf(t.Output), nil)
 	if err != nil {
 		return nil, fmt.Errorf("output schema of %s: %w", t.Name, err)
 	}
 	s.Properties["schema_version"] = &jsonschema.Schema{Type: "integer", Const: jsonschema.Ptr[any](1)}
+	// tmx names the host a document came from when it ran there through
+	// SSH (--host, TMX_HOST); a document from this machine has no host.
+	s.Properties["host"] = &jsonschema.Schema{Type: "string", Description: "The SSH destination ([USER@]HOST[:PORT]) the result came from; absent for this machine."}
 	s.Required = append([]string{"schema_version"}, s.Required...)
-	s.PropertyOrder = append([]string{"schema_version"}, s.PropertyOrder...)
+	s.PropertyOrder = append([]string{"schema_version", "host"}, s.PropertyOrder...)
 	return s, nil
 }
 
