@@ -73,7 +73,7 @@ const (
 // 3.2a..3.7c) by their lower-case form, matched without regard to case as
 // tmux does, with the canonical spelling and class. Mouse and User keys
 // are left out: they mean nothing sent to a pane.
-var namedKeys = func() map[string]namedKey {
+var namedKeys = sync.OnceValue(func() map[string]namedKey {
 	m := map[string]namedKey{}
 	add := func(c keyClass, names ...string) {
 		for _, k := range names {
@@ -89,7 +89,7 @@ var namedKeys = func() map[string]namedKey {
 	add(keyKeypad, "KP/", "KP*", "KP-", "KP7", "KP8", "KP9", "KP+", "KP4", "KP5", "KP6",
 		"KP1", "KP2", "KP3", "KPEnter", "KP0", "KP.")
 	return m
-}()
+})
 
 type namedKey struct {
 	name  string
@@ -175,7 +175,7 @@ func checkKey(k string, mapping bool) (string, error) {
 	if utf8.RuneCountInString(s) == 1 {
 		return k, checkChar(s, mods, unsendable, bad)
 	}
-	nk, ok := namedKeys[strings.ToLower(s)]
+	nk, ok := namedKeys()[strings.ToLower(s)]
 	if !ok {
 		return "", bad("unknown key name " + strconv.Quote(s))
 	}
@@ -317,7 +317,7 @@ func closestKey(k string) string {
 	name := keyAliases[strings.ToLower(s)]
 	if name == "" {
 		if c := suggest.Closest(strings.ToLower(s), keyNamesLower()); c != "" {
-			name = namedKeys[c].name
+			name = namedKeys()[c].name
 		}
 	}
 	if name == "" {
@@ -333,8 +333,8 @@ func closestKey(k string) string {
 // keyNamesLower lists the lower-case key names, sorted, so that the first
 // of equally near candidates is always the same.
 var keyNamesLower = sync.OnceValue(func() []string {
-	names := make([]string, 0, len(namedKeys))
-	for n := range namedKeys {
+	names := make([]string, 0, len(namedKeys()))
+	for n := range namedKeys() {
 		names = append(names, n)
 	}
 	slices.Sort(names)
@@ -367,7 +367,7 @@ func tmuxSpelling(k string) string {
 	if len(rest) == 1 && strings.HasPrefix(out, "C-") {
 		rest = strings.ToLower(rest) // tmux's C-C is not C-c
 	}
-	if nk, ok := namedKeys[strings.ToLower(rest)]; ok {
+	if nk, ok := namedKeys()[strings.ToLower(rest)]; ok {
 		rest = nk.name
 	}
 	name, err := NormalizeKey(out + rest)

@@ -66,7 +66,11 @@ func Main() int {
 }
 
 // Run runs tmx in env and returns the exit status. Tests call it directly.
-func Run(ctx context.Context, env *Env) int {
+func Run(ctx context.Context, env *Env) int { return run(ctx, env, false) }
+
+// run is Run; all builds every command, not only the one invoked (a test
+// compares the two).
+func run(ctx context.Context, env *Env, all bool) int {
 	// A completion request never runs a command. After a "--" urfave/cli
 	// no longer reads --generate-bash-completion as one, and would run the
 	// action with it as an argument; tmx's completion scripts never ask
@@ -96,7 +100,12 @@ func Run(ctx context.Context, env *Env) int {
 	env.Args = rest
 	args := markPayload(env.Args)
 	asJSON := wantsJSON(args)
-	app := newApp(env)
+	n := len(env.Args)
+	cmds := commandsFor(env, verb, n > 0 && env.Args[n-1] == "--generate-bash-completion")
+	if all {
+		cmds = commands(env)
+	}
+	app := newAppWith(env, cmds)
 	err := app.RunContext(ctx, hoistFlags(app, args))
 	if err == nil {
 		return tmxerr.ExitOK
@@ -332,12 +341,17 @@ func wantsJSON(args []string) bool {
 	return false
 }
 
-// NewApp returns the tmx app as [Run] builds it, its commands set up. It
-// starts nothing; tests of other packages walk it to check what they
+// NewApp returns the tmx app with every command, set up as [Run] sets up
+// the ones it builds (Run builds only the command it invokes). It starts
+// nothing; tests of other packages walk it to check what they
 // name against the commands and flags the CLI registers.
 func NewApp(env *Env) *cli.App { return newApp(env) }
 
-func newApp(env *Env) *cli.App {
+// newApp is the app with every command.
+func newApp(env *Env) *cli.App { return newAppWith(env, commands(env)) }
+
+// newAppWith is the app with only the commands cmds (see commandsFor).
+func newAppWith(env *Env, cmds []*cli.Command) *cli.App {
 	app := &cli.App{
 		Name:      "tmx",
 		Usage:     "drive tmux from scripts and AI agents",
@@ -375,7 +389,7 @@ func newApp(env *Env) *cli.App {
 			helpFlag(), // tmx's own, not urfave/cli's shared HelpFlag (see ownFlag)
 			&cli.BoolFlag{Name: "version", Aliases: []string{"v"}, Usage: "print the version", DisableDefaultText: true},
 		},
-		Commands: commands(env),
+		Commands: cmds,
 		Action: func(c *cli.Context) error {
 			if c.Bool("version") {
 				fmt.Fprintf(c.App.Writer, "tmx %s\n", c.App.Version)

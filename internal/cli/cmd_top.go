@@ -12,6 +12,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 	"unicode/utf8"
@@ -226,7 +227,9 @@ func lastLines(ctx context.Context, cl *client.Client, panes []client.PaneInfo) 
 // runPlumbing matches the lines tmx run leaves in a pane around a
 // command's output (client/frame.go): its start and end markers, and the
 // line that reads the command from its buffer.
-var runPlumbing = regexp.MustCompile(`^__tmx[0-9a-f]{16}-(s|e:\d+)$|show-buffer -b tmx-run-[0-9a-f]{16}`)
+var runPlumbing = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^__tmx[0-9a-f]{16}-(s|e:\d+)$|show-buffer -b tmx-run-[0-9a-f]{16}`)
+})
 
 // lastPrinted is the last line a pane's program printed: its newest
 // non-blank line, or for a shell at its prompt the one above the prompt,
@@ -236,7 +239,7 @@ func lastPrinted(lines []string, atPrompt client.Tri) string {
 		lines = lines[:len(lines)-1]
 	}
 	for i := len(lines) - 1; i >= 0; i-- {
-		if !runPlumbing.MatchString(lines[i]) {
+		if !runPlumbing().MatchString(lines[i]) {
 			return lines[i]
 		}
 	}

@@ -24,17 +24,51 @@ const (
 	catOther    = "Other"
 )
 
+// commandSet is every command by name, in help order, with the function
+// that builds it. A run builds only the command it invokes: building all
+// of them, flags and all, was most of tmx's own start-up (see
+// docs/benchmarks.md). No command has aliases; TestCommandSetNames keeps
+// each name equal to the built command's.
+var commandSet = []struct {
+	name  string
+	build func(*Env) *cli.Command
+}{
+	{"ls", lsCmd}, {"info", infoCmd}, {"show", showCmd}, {"find-pane", findPaneCmd}, {"capture", captureCmd},
+	{"since", sinceCmd}, {"snapshot", snapshotCmd}, {"search", searchCmd}, {"wait", waitCmd}, {"vars", varsCmd},
+	{"options", optionsCmd}, {"env", envCmd}, {"hooks", hooksCmd}, {"top", topCmd},
+	{"rename", renameCmd}, {"select", selectCmd}, {"layout", layoutCmd}, {"resize", resizeCmd},
+	{"move-window", moveWindowCmd}, {"swap-pane", swapPaneCmd}, {"title", titleCmd}, {"wait-for", waitForCmd},
+	{"signal-channel", signalChannelCmd}, {"mouse", mouseCmd}, {"history-limit", historyLimitCmd},
+	{"new", newCmd}, {"new-window", newWindowCmd}, {"split", splitCmd}, {"respawn", respawnCmd}, {"run", runCmd},
+	{"send", sendCmd}, {"type", typeCmd}, {"paste", pasteCmd}, {"sync", syncCmd}, {"signal", signalCmd},
+	{"clear", clearCmd}, {"kill", killCmd},
+	{"status", statusCmd}, {"doctor", doctorCmd}, {"capabilities", capabilitiesCmd}, {"attach", attachCmd},
+	{"mcp", mcpCmd}, {"completion", completionCmd}, {"version", versionCmd}, {"help", helpCmd},
+}
+
+// commands builds every command, in help order.
 func commands(env *Env) []*cli.Command {
-	return []*cli.Command{
-		lsCmd(env), infoCmd(env), showCmd(env), findPaneCmd(env), captureCmd(env), sinceCmd(env), snapshotCmd(env), searchCmd(env),
-		waitCmd(env), varsCmd(env), optionsCmd(env), envCmd(env), hooksCmd(env), topCmd(env),
-		renameCmd(env), selectCmd(env), layoutCmd(env), resizeCmd(env), moveWindowCmd(env), swapPaneCmd(env), titleCmd(env),
-		waitForCmd(env), signalChannelCmd(env), mouseCmd(env), historyLimitCmd(env),
-		newCmd(env), newWindowCmd(env), splitCmd(env), respawnCmd(env), runCmd(env), sendCmd(env), typeCmd(env), pasteCmd(env),
-		syncCmd(env), signalCmd(env),
-		clearCmd(env), killCmd(env),
-		statusCmd(env), doctorCmd(env), capabilitiesCmd(env), attachCmd(env), mcpCmd(env), completionCmd(env), versionCmd(env), helpCmd(env),
+	out := make([]*cli.Command, len(commandSet))
+	for i, c := range commandSet {
+		out[i] = c.build(env)
 	}
+	return out
+}
+
+// commandsFor builds what a run of verb needs: that command alone when it
+// names one that reads no other (help and completion list them all), and
+// every command otherwise (no verb, an unknown one for the did-you-mean,
+// a completion request).
+func commandsFor(env *Env, verb string, completing bool) []*cli.Command {
+	if completing || verb == "help" || verb == "completion" {
+		return commands(env)
+	}
+	for _, c := range commandSet {
+		if c.name == verb {
+			return []*cli.Command{c.build(env)}
+		}
+	}
+	return commands(env)
 }
 
 // call is what an action receives: the urfave context, the environment,
