@@ -412,29 +412,13 @@ func (c *Client) WaitChannel(ctx context.Context, channel string, timeout time.D
 	}
 	deadline, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
-	args := []string{"wait-for", channel}
-	cmd := c.Command(deadline, args...)
-	// The client runs in a process group of its own, so a signal to tmx's
-	// group reaches tmx alone, and tmx ends the client itself, with
-	// SIGTERM: tmux's client then says goodbye to the server, which by then
-	// has registered its wait, so the release below comes after it. (A
-	// client killed outright may die before the server has read its
-	// command, which the server may then register after the release.) The
-	// parent-death signal still ends the client if tmx dies.
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	cmd.Cancel = func() error { return cmd.Process.Signal(syscall.SIGTERM) }
-	var stderr strings.Builder
-	cmd.Stderr = &stderr
-	err = childproc.Run(cmd, syscall.SIGTERM)
-	if err != nil {
-		err = c.r.ExecError(ctx, err, stderr.String(), args)
-	}
+	started, err := c.waitFor(ctx, deadline, channel)
 	// A wait tmx gave up on (timed out or cancelled), or a client that
 	// ended otherwise without its signal, leaves its waiter in tmux: release
 	// it. A client that exited by itself was woken: by the signal, or by its
 	// server exiting.
 	abandoned := ctx.Err() != nil || deadline.Err() != nil
-	if started := cmd.Process != nil; started && (abandoned || err != nil && !noWaiter(err)) {
+	if started && (abandoned || err != nil && !noWaiter(err)) {
 		c.releaseWaiter(ctx, channel)
 	}
 	switch {
@@ -455,6 +439,38 @@ func (c *Client) WaitChannel(ctx context.Context, channel string, timeout time.D
 	}
 	res.DurationMS = time.Since(began).Milliseconds()
 	return res, nil
+}
+
+// waitFor runs `wait-for channel` until it returns or deadline ends, and
+// reports whether it reached tmux (started), so a waiter may be left.
+//
+// Natively it is one connection that waits in process: the identify and
+// the command go in one write before anything can cancel it, and tmux
+// reads a connection's messages before it notices the connection close,
+// so a cancelled wait always left its waiter registered, which the
+// release then ends. Exec'd, it is a tmux client in a process group of
+// its own, so a signal to tmx's group reaches tmx alone, and tmx ends the
+// client itself with SIGTERM: tmux's client then says goodbye to the
+// server, which by then has registered its wait, so the release comes
+// after it. (A client killed outright may die before the server has read
+// its command, which the server may then register after the release.)
+// The parent-death signal still ends the client if tmx dies.
+func (c *Client) waitFor(ctx, deadline context.Context, channel string) (started bool, err error) {
+	args := []string{"wait-for", channel}
+	if c.r.Transport() == tmux.TransportNative {
+		_, err = c.r.Exec(deadline, nil, args...)
+		return !errors.Is(err, ErrNoServer), err
+	}
+	cmd := c.Command(deadline, args...)
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	cmd.Cancel = func() error { return cmd.Process.Signal(syscall.SIGTERM) }
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	err = childproc.Run(cmd, syscall.SIGTERM)
+	if err != nil {
+		err = c.r.ExecError(ctx, err, stderr.String(), args)
+	}
+	return cmd.Process != nil, err
 }
 
 // noWaiter reports whether the failure err of a wait-for client means the

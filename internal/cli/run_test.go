@@ -446,6 +446,9 @@ func TestRunLateSignalDoesNotLeak(t *testing.T) {
 	if strings.TrimSpace(string(out)) != "" {
 		t.Errorf("wait-for clients left behind: %s", out)
 	}
+	if n := srv.Clients(); n > 0 {
+		t.Errorf("%d clients still connected to the server", n)
+	}
 }
 
 // Text left typed at the prompt is not run with the frame; the command
@@ -522,6 +525,9 @@ func TestRunResume(t *testing.T) {
 	out, _ := exec.Command("pgrep", "-f", "tmux .*"+srv.Name+" .*wait-for").Output()
 	if strings.TrimSpace(string(out)) != "" {
 		t.Errorf("wait-for clients left behind: %s", out)
+	}
+	if n := srv.Clients(); n > 0 {
+		t.Errorf("%d clients still connected to the server", n)
 	}
 
 	// Refusals: a damaged token, a token with a command or target.

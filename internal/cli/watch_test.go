@@ -3,7 +3,6 @@ package cli
 import (
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -444,12 +443,20 @@ func TestWaitEndsWhenPaneOrServerGoes(t *testing.T) {
 func TestWaitForChannel(t *testing.T) {
 	srv := tmuxtest.New(t)
 	pane := srv.NewPane("s", "bash", 80, 20)
-	// waiting waits until tmx's tmux client waits on channel.
+	// waiting waits until tmx waits on channel: its client (a tmux
+	// process, or tmx's own connection) has stayed connected for 100 ms,
+	// far longer than the query before it takes.
 	waiting := func(channel string) {
 		t.Helper()
+		held := 0
 		srv.WaitFor(pane, func(string) bool {
-			out, _ := exec.Command("pgrep", "-f", "tmux .*"+srv.Name+" wait-for "+channel+"$").Output()
-			return strings.TrimSpace(string(out)) != ""
+			if srv.Clients() > 0 {
+				held++
+			} else {
+				held = 0
+			}
+			time.Sleep(20 * time.Millisecond)
+			return held >= 5
 		}, 10*time.Second)
 	}
 	wait := tmxAsync(t, srv, "--json", "wait-for", "built")

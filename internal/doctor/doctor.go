@@ -181,7 +181,7 @@ func (d *doctor) tmuxCheck(ctx context.Context) Check {
 		ch.Effect = "no tmx command that talks to tmux can run"
 		return ch
 	}
-	v, err := d.r.Version(ctx)
+	v, err := d.r.BinaryVersion(ctx)
 	if err != nil {
 		ch.Status, ch.Summary = StatusFail, errText(err)
 		ch.Detail = "binary: " + d.tmux + " (from " + d.tmuxFrom + ")"

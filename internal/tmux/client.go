@@ -146,6 +146,54 @@ func Do(ctx context.Context, r Request) (Response, error) {
 // server answers: the identify messages and the command, in the order
 // tmux's client sends them, for one write.
 func (r *Request) encode() ([]byte, error) {
+	id, err := r.identity()
+	if err != nil {
+		return nil, err
+	}
+	b := make([]byte, 0, id.size)
+	b = id.appendHead(b)
+	return id.appendTail(b), nil
+}
+
+// encodeControl builds what a control-mode client (tmux -C) sends, in two
+// parts: each is one sendmsg, and the descriptor passed with it (the
+// client's stdin with first, its stdout with second) belongs to the one
+// message in it that says it carries one. newStyle selects tmux 3.6's
+// imsg header for those two messages (see [appendFDHeader]).
+//
+// CLIENT_CONTROL is set only in second, together with IDENTIFY_DONE and
+// the command: tmux 3.3a to 3.6b crash when a client with CLIENT_CONTROL
+// set disconnects before IDENTIFY_DONE (fixed in 3.7, tmux #5004), and
+// tmux 3.2 to 3.5a when a control notification reaches such a client. The
+// server ORs each FLAGS and LONGFLAGS message into the client's flags and
+// reads them only at IDENTIFY_DONE (server_client_dispatch_identify), and
+// it handles every message of one read before anything else, so the
+// client is never a half-identified control client: if tmx dies between
+// the two parts, the server holds a plain client without IDENTIFY_DONE,
+// which every version survives.
+func (r *Request) encodeControl(newStyle bool) (first, second []byte, err error) {
+	id, err := r.identity()
+	if err != nil {
+		return nil, nil, err
+	}
+	first = id.appendHead(make([]byte, 0, 512))
+	first = appendFDHeader(first, msgIdentifyStdin, newStyle)
+	second = appendFDHeader(make([]byte, 0, id.size), msgIdentifyStdout, newStyle)
+	second = appendMessage(second, msgIdentifyLongFlags, byteOrder.AppendUint64(nil, uint64(id.flags|clientControl)))
+	return first, id.appendTail(second), nil
+}
+
+// identity is a validated Request's identify data.
+type identity struct {
+	r              *Request
+	env            []string
+	cwd, term      string
+	flags          int32
+	argvSize, size int // packed argv bytes; all messages' bytes, about
+}
+
+// identity validates r and gathers its identify data.
+func (r *Request) identity() (*identity, error) {
 	if r.Socket == "" || !filepath.IsAbs(r.Socket) {
 		return nil, badRequest("socket path %q is not absolute", r.Socket)
 	}
@@ -182,45 +230,56 @@ func (r *Request) encode() ([]byte, error) {
 			return nil, badRequest("%s is %d bytes long", s.name, len(s.v))
 		}
 	}
-
-	var flags int32
-	if r.UTF8 {
-		flags = clientUTF8
-	}
-	n := 10*headerSize + len(cwd) + len(term) + len(r.TTYName) + size + 64
 	for _, kv := range env {
-		n += headerSize + len(kv) + 1
+		if i := strings.IndexByte(kv, 0); i >= 0 {
+			return nil, badRequest("environment entry %q contains a NUL byte", kv[:i])
+		}
 	}
-	b := make([]byte, 0, n)
+	id := &identity{r: r, env: env, cwd: cwd, term: term, argvSize: size}
+	if r.UTF8 {
+		id.flags = clientUTF8
+	}
+	id.size = 12*headerSize + len(cwd) + len(term) + len(r.TTYName) + size + 64
+	for _, kv := range env {
+		id.size += headerSize + len(kv) + 1
+	}
+	return id, nil
+}
+
+// appendHead appends the identify messages that come before the
+// descriptors tmux's client passes.
+func (id *identity) appendHead(b []byte) []byte {
 	// FLAGS (a C int) and then LONGFLAGS (a uint64), as the clients of
 	// tmux 3.2a to 3.4 send them; the servers of 3.5 and later still take
 	// both and OR them into the client's flags.
-	b = appendMessage(b, msgIdentifyFlags, int32s(flags))
-	b = appendMessage(b, msgIdentifyLongFlags, byteOrder.AppendUint64(nil, uint64(flags)))
+	b = appendMessage(b, msgIdentifyFlags, int32s(id.flags))
+	b = appendMessage(b, msgIdentifyLongFlags, byteOrder.AppendUint64(nil, uint64(id.flags)))
 	// TERM and TTYNAME are sent even when empty: a server that misses
 	// TTYNAME (every version) or TERM (3.3a) dereferences NULL and dies.
-	b = appendMessage(b, msgIdentifyTerm, cstring(term))
+	b = appendMessage(b, msgIdentifyTerm, cstring(id.term))
 	b = appendMessage(b, msgIdentifyFeatures, int32s(0))
-	b = appendMessage(b, msgIdentifyTTYName, cstring(r.TTYName))
-	b = appendMessage(b, msgIdentifyCwd, cstring(cwd))
+	b = appendMessage(b, msgIdentifyTTYName, cstring(id.r.TTYName))
+	return appendMessage(b, msgIdentifyCwd, cstring(id.cwd))
+}
+
+// appendTail appends the rest: the client's pid and environment,
+// IDENTIFY_DONE, and the command.
+func (id *identity) appendTail(b []byte) []byte {
 	b = appendMessage(b, msgIdentifyClientPID, int32s(int32(pid)))
-	for _, kv := range env {
-		if strings.IndexByte(kv, 0) >= 0 {
-			return nil, badRequest("environment entry %q contains a NUL byte", kv[:strings.IndexByte(kv, 0)])
-		}
+	for _, kv := range id.env {
 		if len(kv)+1 > maxPayload {
 			continue
 		}
 		b = appendMessage(b, msgIdentifyEnviron, cstring(kv))
 	}
 	b = appendMessage(b, msgIdentifyDone)
-	b = appendHeader(b, msgCommand, 4+size)
-	b = byteOrder.AppendUint32(b, uint32(len(r.Argv)))
-	for _, a := range r.Argv {
+	b = appendHeader(b, msgCommand, 4+id.argvSize)
+	b = byteOrder.AppendUint32(b, uint32(len(id.r.Argv)))
+	for _, a := range id.r.Argv {
 		b = append(b, a...)
 		b = append(b, 0)
 	}
-	return b, nil
+	return b
 }
 
 func (r *Request) cwd(env []string) (string, error) {

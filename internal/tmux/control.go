@@ -25,9 +25,9 @@ import (
 // A control client is a real client: the session's session_attached count
 // includes it, and client-attached hooks run.
 type Control struct {
-	cmd   *exec.Cmd
-	stdin io.WriteCloser
-	lock  *controlLock
+	// end ends the client and returns once it has gone (or been killed).
+	end  func()
+	lock *controlLock
 	// wake gets a value (coalesced) when the watched pane printed;
 	// structure when panes or windows came or went; exited when the
 	// client ended (tmux sent %exit, or its server died).
@@ -35,6 +35,9 @@ type Control struct {
 	structure chan struct{}
 	exited    chan struct{}
 	dropped   atomic.Int64
+	// refused is what tmux answered a command with, when it failed (the
+	// lines of a %begin ... %error block); read before exited closes.
+	refused string
 }
 
 // Wake gets a value (coalesced) when the watched pane printed.
@@ -86,6 +89,12 @@ func (r *Runner) AttachControlFlags(ctx context.Context, sessionID, paneID, flag
 	if err != nil {
 		return nil, err
 	}
+	if r.native.Load() {
+		cc, err, fallback := r.attachNative(ctx, lock, sessionID, paneID, flags)
+		if !fallback {
+			return cc, err
+		}
+	}
 	cmd := r.Command(context.WithoutCancel(ctx), "-C", "attach-session", "-t", sessionID, "-f", flags)
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	if lock.f != nil {
@@ -107,22 +116,39 @@ func (r *Runner) AttachControlFlags(ctx context.Context, sessionID, paneID, flag
 		lock.close()
 		return nil, err
 	}
-	cc := &Control{cmd: cmd, stdin: stdin, lock: lock, wake: make(chan struct{}, 1), structure: make(chan struct{}, 1), exited: make(chan struct{})}
+	cc := newControl(lock, func() { endProcess(cmd, stdin) })
 	ready := make(chan struct{})
 	go cc.read(bufio.NewReaderSize(stdout, 64<<10), paneID, ready)
+	return cc.attached(ctx, ready, &stderr)
+}
+
+func newControl(lock *controlLock, end func()) *Control {
+	return &Control{end: end, lock: lock, wake: make(chan struct{}, 1), structure: make(chan struct{}, 1), exited: make(chan struct{})}
+}
+
+// attached waits until the client is attached (ready closed), and returns
+// it; when it exits first, does not attach within 5 seconds or ctx ends,
+// it ends the client and returns the error, stderr (if any) saying why.
+// Either way the control lock is let go.
+func (cc *Control) attached(ctx context.Context, ready <-chan struct{}, stderr fmt.Stringer) (*Control, error) {
+	lock := cc.lock
 	var fail error
 	select {
 	case <-ready:
 		lock.unlock()
 		return cc, nil
 	case <-cc.exited:
-		fail = fmt.Errorf("control client exited at once: %s", strings.TrimSpace(stderr.String()))
+		why := cc.refused
+		if stderr != nil && why == "" {
+			why = strings.TrimSpace(stderr.String())
+		}
+		fail = fmt.Errorf("control client exited at once: %s", why)
 	case <-time.After(5 * time.Second):
 		fail = fmt.Errorf("control client did not attach within 5s")
 	case <-ctx.Done():
 		fail = ctx.Err()
 	}
-	cc.detach() // still holding the lock
+	cc.end() // still holding the lock
 	lock.close()
 	return nil, fail
 }
@@ -146,9 +172,20 @@ func (cc *Control) read(r *bufio.Reader, paneID string, ready chan struct{}) {
 	if paneID == "" {
 		out, ext = "%output ", "%extended-output "
 	}
+	var block []string // a command's reply so far, after %begin
+	inBlock := false
 	for {
 		line, err := r.ReadString('\n')
+		if inBlock && !strings.HasPrefix(line, "%end") && !strings.HasPrefix(line, "%error") {
+			block = append(block, strings.TrimRight(line, "\r\n"))
+		}
 		switch {
+		case strings.HasPrefix(line, "%begin"):
+			inBlock, block = true, nil
+		case strings.HasPrefix(line, "%error"):
+			inBlock, cc.refused = false, strings.Join(block, "; ")
+		case strings.HasPrefix(line, "%end"):
+			inBlock = false
 		case strings.HasPrefix(line, out), strings.HasPrefix(line, ext):
 			signal(cc.wake)
 		case strings.HasPrefix(line, "%layout-change"), strings.HasPrefix(line, "%window-close"),
@@ -175,22 +212,22 @@ func (cc *Control) Close() {
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
 	defer cancel()
 	locked := cc.lock.lock(ctx) == nil
-	cc.detach()
+	cc.end()
 	if locked {
 		cc.lock.close()
 	}
 }
 
-// detach ends control mode with end of file on the client's stdin and
-// reaps the client; one that does not leave within a second is killed.
-func (cc *Control) detach() {
-	cc.stdin.Close()
+// endProcess ends an exec'd control client with end of file on its
+// stdin and reaps it; one that does not leave within a second is killed.
+func endProcess(cmd *exec.Cmd, stdin io.Closer) {
+	stdin.Close()
 	done := make(chan struct{})
-	go func() { cc.cmd.Wait(); close(done) }()
+	go func() { cmd.Wait(); close(done) }()
 	select {
 	case <-done:
 	case <-time.After(time.Second):
-		cc.cmd.Process.Kill()
+		cmd.Process.Kill()
 		<-done
 	}
 }

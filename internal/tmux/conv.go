@@ -58,6 +58,13 @@ type session struct {
 // messages and the command) in one write, then serves the server's
 // messages until MSG_EXIT, MSG_SHUTDOWN, an error or the end of ctx.
 func converse(ctx context.Context, c conn, r *Request, hello []byte) (Response, error) {
+	return newSession(c, r).converse(ctx, func() error {
+		_, err := c.Write(hello)
+		return err
+	})
+}
+
+func newSession(c conn, r *Request) *session {
 	s := &session{
 		c:      c,
 		r:      r,
@@ -74,7 +81,13 @@ func converse(ctx context.Context, c conn, r *Request, hello []byte) (Response, 
 	if s.maxErr == 0 {
 		s.maxErr = DefaultMaxStderr
 	}
-	stop := context.AfterFunc(ctx, c.shutdown)
+	return s
+}
+
+// converse sends what hello writes, then serves the server's messages as
+// [converse] does.
+func (s *session) converse(ctx context.Context, hello func() error) (Response, error) {
+	stop := context.AfterFunc(ctx, s.c.shutdown)
 	defer stop()
 	defer func() {
 		s.wmu.Lock()
@@ -89,14 +102,14 @@ func converse(ctx context.Context, c conn, r *Request, hello []byte) (Response, 
 		err = ctx.Err()
 	}
 	if err != nil {
-		c.shutdown()
+		s.c.shutdown()
 	}
 	return s.resp, err
 }
 
-func (s *session) run(hello []byte) error {
+func (s *session) run(hello func() error) error {
 	sent := true
-	if _, err := s.c.Write(hello); err != nil {
+	if err := hello(); err != nil {
 		// A server that speaks another protocol answers the first
 		// message with MSG_VERSION and stops reading, so read what it
 		// said before giving up.

@@ -189,29 +189,14 @@ func (r *Runner) ExecError(ctx context.Context, err error, stderr string, args [
 // command must run by exec instead, and then nothing was sent.
 func (r *Runner) execNative(ctx context.Context, stdin io.Reader, args []string) (out []byte, err error, fallback bool) {
 	resp, err := Do(ctx, Request{Socket: r.socket.PathIn(r.getenv), Argv: args, Env: r.env, Stdin: stdin, UTF8: true})
-	var lost *LostServerError
-	switch {
-	case err == nil:
-	case errors.Is(err, ErrUseExec):
+	if errors.Is(err, ErrUseExec) {
 		if !errors.Is(err, ErrNeedsTerminal) {
 			r.native.Store(false) // the server speaks another protocol
 		}
 		return nil, nil, true
-	case ctx.Err() != nil:
-		return nil, ctx.Err(), false
-	case errors.Is(err, ErrNoServer):
-		return nil, r.noServer(), false
-	case errors.As(err, &lost):
-		return nil, &tmxerr.Error{Code: tmxerr.ServerGone, Err: ErrServerGone,
-			Message: "the tmux server exited during the call", Fix: "server_gone"}, false
-	case errors.Is(err, ErrCommandTooLong):
-		return nil, tmxerr.Wrap(tmxerr.TmuxError, err, "tmux %s failed: command too long", verbOf(args)), false
-	default:
-		var ce *ConnectError
-		if errors.As(err, &ce) {
-			return nil, r.classify(ce.Error(), args), false
-		}
-		return nil, tmxerr.Wrap(tmxerr.TmuxError, err, "tmux %s: %v", verbOf(args), err), false
+	}
+	if err != nil {
+		return nil, r.nativeError(ctx, err, args), false
 	}
 	if resp.ExitStatus != 0 {
 		msg := strings.TrimSpace(string(resp.Stderr))
@@ -221,6 +206,28 @@ func (r *Runner) execNative(ctx context.Context, stdin io.Reader, args []string)
 		return resp.Stdout, r.classify(msg, args), false
 	}
 	return resp.Stdout, nil, false
+}
+
+// nativeError is the coded error for a native call of args that failed
+// with err (not one matching ErrUseExec): ctx.Err() when ctx ended,
+// no_server, server_gone, or tmux_error.
+func (r *Runner) nativeError(ctx context.Context, err error, args []string) error {
+	var lost *LostServerError
+	var ce *ConnectError
+	switch {
+	case ctx.Err() != nil:
+		return ctx.Err()
+	case errors.Is(err, ErrNoServer):
+		return r.noServer()
+	case errors.As(err, &lost):
+		return &tmxerr.Error{Code: tmxerr.ServerGone, Err: ErrServerGone,
+			Message: "the tmux server exited during the call", Fix: "server_gone"}
+	case errors.Is(err, ErrCommandTooLong):
+		return tmxerr.Wrap(tmxerr.TmuxError, err, "tmux %s failed: command too long", verbOf(args))
+	case errors.As(err, &ce):
+		return r.classify(ce.Error(), args)
+	}
+	return tmxerr.Wrap(tmxerr.TmuxError, err, "tmux %s: %v", verbOf(args), err)
 }
 
 func verbOf(args []string) string {

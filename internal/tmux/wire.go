@@ -30,11 +30,13 @@ const (
 	msgIdentifyFlags     = 100
 	msgIdentifyTerm      = 101
 	msgIdentifyTTYName   = 102
+	msgIdentifyStdin     = 104
 	msgIdentifyEnviron   = 105
 	msgIdentifyDone      = 106
 	msgIdentifyClientPID = 107
 	msgIdentifyCwd       = 108
 	msgIdentifyFeatures  = 109
+	msgIdentifyStdout    = 110
 	msgIdentifyLongFlags = 111
 
 	msgCommand    = 200
@@ -60,9 +62,13 @@ const (
 	msgReadCancel = 307
 )
 
-// clientUTF8 is CLIENT_UTF8 (tmux.h), the only client flag this package
-// ever sends.
-const clientUTF8 = 0x10000
+// Client flags (tmux.h). A command client sends CLIENT_UTF8 alone;
+// CLIENT_CONTROL only a control client, with the descriptors it must pass
+// (see [Request.encodeControl]).
+const (
+	clientUTF8    = 0x10000
+	clientControl = 0x2000
+)
 
 // byteOrder is the order of every integer on the wire: the host's, since a
 // tmux client and server always share a host.
@@ -89,6 +95,25 @@ func appendHeader(b []byte, typ uint32, n int) []byte {
 	b = byteOrder.AppendUint32(b, protocolVersion)
 	b = byteOrder.AppendUint32(b, uint32(pid))
 	return b
+}
+
+// appendFDHeader appends the header of an empty message (IDENTIFY_STDIN,
+// IDENTIFY_STDOUT) sent with a descriptor. Here the layouts differ
+// (compat/imsg.h): up to tmux 3.5a a 16-bit len and a 16-bit flags field
+// whose bit 0 (IMSGF_HASFD) marks the descriptor; from 3.6 (imsg.c 1.42) a
+// 32-bit len whose bit 31 (IMSG_FD_MARK) does. Each server reads the other
+// layout wrongly: 3.6 sees a length over the limit and drops the client,
+// 3.5a ignores the descriptor. newStyle picks 3.6's.
+func appendFDHeader(b []byte, typ uint32, newStyle bool) []byte {
+	b = byteOrder.AppendUint32(b, typ)
+	if newStyle {
+		b = byteOrder.AppendUint32(b, headerSize|1<<31)
+	} else {
+		b = byteOrder.AppendUint16(b, headerSize)
+		b = byteOrder.AppendUint16(b, 1)
+	}
+	b = byteOrder.AppendUint32(b, protocolVersion)
+	return byteOrder.AppendUint32(b, uint32(pid))
 }
 
 // appendMessage appends one whole message. The caller keeps payload within

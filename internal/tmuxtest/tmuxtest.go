@@ -158,6 +158,28 @@ func (s *Server) Listening() bool {
 	return client.Socket{Name: s.Name}.Live(getenv)
 }
 
+// Clients counts the connections the server has accepted and not yet
+// closed (Linux, from /proc/net/unix: connected sockets bound to the
+// server's socket path): every client, attached or not, exec'd or tmx's
+// native one. -1 when it cannot tell.
+func (s *Server) Clients() int {
+	path := client.Socket{Name: s.Name}.PathIn(s.getenv)
+	b, err := os.ReadFile("/proc/net/unix")
+	if err != nil {
+		return -1
+	}
+	n := 0
+	for _, line := range strings.Split(string(b), "\n") {
+		// Num RefCount Protocol Flags Type St Inode Path; St 03 is
+		// SS_CONNECTED (the listening socket is 01).
+		f := strings.Fields(line)
+		if len(f) == 8 && f[7] == path && f[5] == "03" {
+			n++
+		}
+	}
+	return n
+}
+
 // Shell returns the absolute path of shell, skipping the test when it is
 // not installed.
 func Shell(t testing.TB, shell string) string {
