@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"github.com/tmx-sh/tmx/client"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -13,10 +12,13 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tmx-sh/tmx/client"
+
 	"github.com/google/jsonschema-go/jsonschema"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/tmx-sh/tmx/internal/catalog"
+	"github.com/tmx-sh/tmx/internal/tmux"
 	"github.com/tmx-sh/tmx/internal/tmuxtest"
 )
 
@@ -111,14 +113,22 @@ func TestSDKEndToEnd(t *testing.T) {
 	}
 	pane := doc["pane_id"].(string)
 
-	// The server that call started did not inherit tmx-mcp's cursor key,
-	// and neither did its panes.
-	if env := srv.Tmux("show-environment", "-g"); strings.Contains(env, client.CursorKeyEnv) {
-		t.Errorf("the cursor key reached the server's global environment")
+	// The server that call started did not inherit what tmx-mcp sets for
+	// its children only (the cursor key, the tool wording, the one
+	// processor), and neither did its panes.
+	own := []string{client.CursorKeyEnv, catalog.WordsEnv, tmux.ChildGOMAXPROCSEnv}
+	if os.Getenv("GOMAXPROCS") == "" {
+		own = append(own, "GOMAXPROCS")
 	}
-	doc, _ = call(t, s, tools, "run_shell_command", map[string]any{"target": pane, "command": "env | grep -c ^TMX_CURSOR_KEY="})
-	if doc == nil || doc["output"] != "0" {
-		t.Errorf("the cursor key reached a pane: %v", doc)
+	env := srv.Tmux("show-environment", "-g")
+	for _, k := range own {
+		if strings.Contains("\n"+env, "\n"+k+"=") {
+			t.Errorf("%s reached the server's global environment", k)
+		}
+		doc, _ = call(t, s, tools, "run_shell_command", map[string]any{"target": pane, "command": "env | grep -c ^" + k + "="})
+		if doc == nil || doc["output"] != "0" {
+			t.Errorf("%s reached a pane: %v", k, doc)
+		}
 	}
 
 	// Every other wired tool, once, with its schema checked.

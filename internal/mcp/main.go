@@ -204,6 +204,15 @@ func Startup(o StartupOptions) (*Started, error) {
 	// The children word their hints and notes for tools (see
 	// catalog.ToolWords).
 	env := append(append([]string{}, environ...), client.CursorKeyEnv+"="+client.NewCursorKey().String(), catalog.WordsEnv+"="+catalog.WordsMCP)
+	// The children run on one processor unless GOMAXPROCS says otherwise:
+	// a tmx child waits on tmux or parses its output, and a second
+	// processor costs each a third more memory, which forty waits at
+	// once pay forty times (docs/benchmarks.md). The Go runtime reads
+	// GOMAXPROCS only at start, so it is set here; tmux.ChildEnv keeps
+	// it from reaching tmux, and so the panes of a server a child starts.
+	if d.Getenv("GOMAXPROCS") == "" {
+		env = append(env, "GOMAXPROCS=1", tmux.ChildGOMAXPROCSEnv+"=1")
+	}
 	global := d.Socket.Args()
 	if host != "" {
 		global = append([]string{"--host", host}, global...)

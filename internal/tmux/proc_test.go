@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -86,5 +87,20 @@ func TestFindServers(t *testing.T) {
 	}
 	if got := FindServers(filepath.Join(root, "nonexistent"), sock); got != nil {
 		t.Errorf("findServers without /proc = %v", got)
+	}
+}
+
+func TestChildEnv(t *testing.T) {
+	for _, tc := range []struct{ in, want []string }{
+		{[]string{"TMUX=/tmp/x,1,0", "TMUX_PANE=%1", "TMX_CURSOR_KEY=k", "TMX_WORDS=mcp", "HOME=/h", "LANG=C.UTF-8"}, []string{"HOME=/h", "LANG=C.UTF-8"}},
+		// GOMAXPROCS stays unless tmx-mcp says it set it.
+		{[]string{"GOMAXPROCS=3", "LANG=C.UTF-8"}, []string{"GOMAXPROCS=3", "LANG=C.UTF-8"}},
+		{[]string{"GOMAXPROCS=1", ChildGOMAXPROCSEnv + "=1", "LANG=C.UTF-8"}, []string{"LANG=C.UTF-8"}},
+		// A locale that is not UTF-8 gets a UTF-8 LC_CTYPE instead.
+		{[]string{"LC_ALL=C", "HOME=/h"}, []string{"HOME=/h", "LC_CTYPE=C.UTF-8"}},
+	} {
+		if got := ChildEnv(tc.in); !slices.Equal(got, tc.want) {
+			t.Errorf("ChildEnv(%q) = %q, want %q", tc.in, got, tc.want)
+		}
 	}
 }

@@ -297,15 +297,23 @@ func (r *Runner) OrphanError() error {
 // [ErrNoServer].)
 var ErrServerGone = errors.New("tmux server exited")
 
+// ChildGOMAXPROCSEnv, set by tmx-mcp in its tmx children's environment,
+// says that tmx-mcp set GOMAXPROCS there, not the user: [ChildEnv] then
+// drops both.
+const ChildGOMAXPROCSEnv = "TMX_CHILD_GOMAXPROCS"
+
 // ChildEnv is the environment of every tmux child: TMUX and TMUX_PANE
 // removed (so $TMUX never picks the server or a "current" target),
 // TMX_CURSOR_KEY removed (a server a tmux client starts copies that
 // client's environment into its global environment, and so into every
 // pane; the key signs cursors and must stay with tmx-mcp and its tmx
-// children), and a UTF-8 LC_CTYPE when the caller's locale is not UTF-8
-// (B12).
+// children), TMX_WORDS removed (tmx-mcp words its own children's hints;
+// a pane's tmx is a human's), GOMAXPROCS removed when tmx-mcp set it
+// ([ChildGOMAXPROCSEnv]), and a UTF-8 LC_CTYPE when the caller's locale
+// is not UTF-8 (B12).
 func ChildEnv(environ []string) []string {
 	get := EnvLookup(environ)
+	ownProcs := get(ChildGOMAXPROCSEnv) != ""
 	ctype := get("LC_ALL")
 	if ctype == "" {
 		ctype = get("LC_CTYPE")
@@ -318,7 +326,9 @@ func ChildEnv(environ []string) []string {
 	for _, kv := range environ {
 		k, _, _ := strings.Cut(kv, "=")
 		switch {
-		case k == "TMUX" || k == "TMUX_PANE" || k == "TMX_CURSOR_KEY":
+		case k == "TMUX" || k == "TMUX_PANE" || k == "TMX_CURSOR_KEY" || k == "TMX_WORDS" || k == ChildGOMAXPROCSEnv:
+			continue
+		case k == "GOMAXPROCS" && ownProcs:
 			continue
 		case !utf8 && (k == "LC_ALL" || k == "LC_CTYPE"):
 			continue
