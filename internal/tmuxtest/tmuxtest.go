@@ -31,9 +31,11 @@ type Server struct {
 }
 
 // New returns a private server for t, skipping the test when tmux is not
-// installed. The server is killed when the test ends.
+// installed and under go test -short. The server is killed when the test
+// ends.
 func New(t testing.TB) *Server {
 	t.Helper()
+	skipShort(t)
 	if _, err := exec.LookPath("tmux"); err != nil {
 		t.Skip("tmux is not installed")
 	}
