@@ -99,6 +99,7 @@ func historyLines(t *testing.T, path string) string {
 // shell survives a failing command, and nothing tmx typed enters the
 // history.
 func TestRunUserShells(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		name, shell, rc string
 		vi              bool
@@ -178,6 +179,7 @@ func TestRunZshHistoryHook(t *testing.T) {
 // A vi-mode editor left in command mode takes tmx type --enter as typed:
 // the line is cleared first, and the exact text runs.
 func TestTypeEnterViCommandMode(t *testing.T) {
+	t.Parallel()
 	for _, shell := range []string{"bash", "zsh", "fish"} {
 		t.Run(shell, func(t *testing.T) {
 			t.Parallel()

@@ -25,6 +25,7 @@ func strs(v any) []string {
 // since returns exactly the lines added after the cursor, and nothing the
 // second time.
 func TestSinceReturnsExactlyNewLines(t *testing.T) {
+	t.Parallel()
 	srv := tmuxtest.New(t)
 	pane := srv.NewPane("s", "bash", 80, 20)
 	d := mustJSON(t, srv, 0, "since", "--from-now", pane)
@@ -49,6 +50,7 @@ func TestSinceReturnsExactlyNewLines(t *testing.T) {
 
 // A pane that scrolled stays continuous; a cleared one does not (B25).
 func TestSinceScrollAndClear(t *testing.T) {
+	t.Parallel()
 	srv := tmuxtest.New(t)
 	pane := srv.NewPane("s", "bash", 60, 8)
 	d := mustJSON(t, srv, 0, "since", pane)
@@ -74,6 +76,7 @@ func TestSinceScrollAndClear(t *testing.T) {
 // still tells when tmux dropped history past it: the lines come back with
 // continuous: false, not as if nothing were missing.
 func TestSinceFromFirstPromptAcrossDroppedHistory(t *testing.T) {
+	t.Parallel()
 	srv := tmuxtest.New(t)
 	srv.NewPane("s", "bash", 60, 8)
 	srv.Tmux("set-option", "-t", "s", "history-limit", "100")
@@ -103,6 +106,7 @@ func TestSinceFromFirstPromptAcrossDroppedHistory(t *testing.T) {
 // the place was trimmed away, everything left is new; and an anchor that
 // repeats is never resolved by skipping lines.
 func TestSinceAcrossTrims(t *testing.T) {
+	t.Parallel()
 	srv := tmuxtest.New(t)
 	srv.NewPane("s", "bash", 60, 8)
 	srv.Tmux("set-option", "-t", "s", "history-limit", "20")
@@ -160,6 +164,7 @@ func TestSinceAcrossTrims(t *testing.T) {
 // there, and together they hold every line exactly once, in order: the
 // position and the text come from one tmux invocation.
 func TestSinceUnderContinuousOutput(t *testing.T) {
+	t.Parallel()
 	srv := tmuxtest.New(t)
 	pane := srv.NewPane("s", "bash", 60, 10)
 	d := mustJSON(t, srv, 0, "since", "--from-now", pane)
@@ -198,6 +203,7 @@ func TestSinceUnderContinuousOutput(t *testing.T) {
 // Cursors are refused when forged, for another pane, another server
 // generation or another key; each refusal says to start afresh.
 func TestSinceRefusesCursors(t *testing.T) {
+	t.Parallel()
 	srv := tmuxtest.New(t)
 	pane := srv.NewPane("s", "bash", 80, 20)
 	other := srv.Tmux("split-window", "-d", "-P", "-F", "#{pane_id}", "-t", pane)
@@ -229,6 +235,7 @@ func TestSinceRefusesCursors(t *testing.T) {
 
 // A respawned pane (same id, new process) is not continuous.
 func TestSinceRespawnedPane(t *testing.T) {
+	t.Parallel()
 	srv := tmuxtest.New(t)
 	pane := srv.NewPane("s", "bash", 80, 20)
 	c := mustJSON(t, srv, 0, "since", pane)["cursor"].(string)
@@ -276,6 +283,7 @@ func watching(t *testing.T, srv *tmuxtest.Server, pane string) {
 }
 
 func TestWaitText(t *testing.T) {
+	t.Parallel()
 	srv := tmuxtest.New(t)
 	pane := srv.NewPane("s", "bash", 20, 10)
 
@@ -348,6 +356,7 @@ func TestWaitText(t *testing.T) {
 // the wait begins is what was waited for: matched, not present_at_entry,
 // and not missed as --new-only would miss it.
 func TestWaitFromCursor(t *testing.T) {
+	t.Parallel()
 	srv := tmuxtest.New(t)
 	pane := srv.NewPane("s", "bash", 80, 20)
 	c := mustJSON(t, srv, 0, "since", "--from-now", pane)["cursor"].(string)
@@ -418,6 +427,7 @@ func TestWaitFromCursor(t *testing.T) {
 }
 
 func TestWaitEndsWhenPaneOrServerGoes(t *testing.T) {
+	t.Parallel()
 	srv := tmuxtest.New(t)
 	pane := srv.NewPane("s", "bash", 80, 20)
 	srv.Tmux("new-window", "-d", "-t", "s") // keep the session alive
@@ -442,6 +452,7 @@ func TestWaitEndsWhenPaneOrServerGoes(t *testing.T) {
 // B17: a channel wait returns on the signal, keeps one early signal, times
 // out with 124, and says server_gone when the server dies.
 func TestWaitForChannel(t *testing.T) {
+	t.Parallel()
 	srv := tmuxtest.New(t)
 	pane := srv.NewPane("s", "bash", 80, 20)
 	// waiting waits until tmx's tmux client waits on channel.
@@ -480,6 +491,7 @@ func TestWaitForChannel(t *testing.T) {
 }
 
 func TestSearchAndSnapshot(t *testing.T) {
+	t.Parallel()
 	srv := tmuxtest.New(t)
 	a := srv.NewPane("a", "bash", 80, 20)
 	b := srv.NewPane("b", "bash", 80, 20)
@@ -515,6 +527,7 @@ func TestSearchAndSnapshot(t *testing.T) {
 // text through strftime, so an id written into the format literally
 // ("%3") came back mangled and those panes were silently not searched.
 func TestSearchReadsEveryPane(t *testing.T) {
+	t.Parallel()
 	srv := tmuxtest.New(t)
 	first := srv.NewPane("s", "bash", 80, 20)
 	panes := []string{first}
@@ -543,6 +556,7 @@ func TestSearchReadsEveryPane(t *testing.T) {
 // Text piped in with echo ends in a newline that is not part of it:
 // wait --stdin and type --stdin drop one final newline.
 func TestStdinDropsFinalNewline(t *testing.T) {
+	t.Parallel()
 	srv := tmuxtest.New(t)
 	pane := srv.NewPane("s", "bash", 80, 20)
 	typeLine(srv, pane, "echo READY-X", "READY-X")
