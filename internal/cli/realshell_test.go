@@ -231,6 +231,7 @@ func TestRunRefusesScriptPane(t *testing.T) {
 	script := filepath.Join(srv.Home, "reader.sh")
 	write(t, script, "sleep 2; read -r line; echo \"SCRIPT GOT: $line\"\n")
 	pane := srv.Tmux("new-session", "-d", "-P", "-F", "#{pane_id}", "-s", "scr", "bash", script, ";", "set-option", "-p", "remain-on-exit", "on")
+	srv.WaitStarted(pane)
 	code, msg := mustFail(t, srv, 2, "run", pane, "--", "echo X")
 	if code != tmxerr.PaneBusy || !strings.Contains(msg, "script") {
 		t.Errorf("run into a script: %s %q", code, msg)

@@ -268,6 +268,7 @@ func TestRunRefusals(t *testing.T) {
 	// So is a shell that runs a command string: it owns the terminal, as a
 	// shell at its prompt does, but reads no input.
 	busy = srv.Tmux("new-window", "-d", "-P", "-F", "#{pane_id}", "-t", "s:", "sleep 60; true")
+	srv.WaitStarted(busy)
 	if code, msg := mustFail(t, srv, 2, "run", busy, "--", "true"); code != tmxerr.PaneBusy || !strings.Contains(msg, "sleep 60") {
 		t.Errorf("pane of sh -c: %s %q", code, msg)
 	}

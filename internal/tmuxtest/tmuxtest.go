@@ -273,6 +273,27 @@ func (s *Server) WaitFor(pane string, cond func(screen string) bool, timeout tim
 	}
 }
 
+// WaitStarted waits until the pane's process has executed the pane's
+// program. Just after new-session, new-window or split-window it can
+// still be tmux's child (comm "tmux: server"), for which tmux reports the
+// command's first word as pane_current_command ("sleep" for "sleep 60;
+// true", which a shell runs).
+func (s *Server) WaitStarted(pane string) {
+	s.t.Helper()
+	pid := s.Tmux("display-message", "-p", "-t", pane, "#{pane_pid}")
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		comm, err := os.ReadFile(filepath.Join("/proc", pid, "comm"))
+		if err != nil || !strings.HasPrefix(string(comm), "tmux") {
+			return
+		}
+		if time.Now().After(deadline) {
+			s.t.Fatalf("pane %s: its process %s did not execute its program within 10s", pane, pid)
+		}
+		time.Sleep(time.Millisecond)
+	}
+}
+
 // ControlClient attaches a control-mode client of width x height to
 // session, as a small terminal attached to the server would be, and
 // returns the function that detaches it.
