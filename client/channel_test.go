@@ -14,6 +14,7 @@ import (
 // (tmux itself keeps a killed client's waiter, which would take it); and
 // releasing the waiter keeps no signal of its own.
 func TestChannelWaitLeavesNoWaiter(t *testing.T) {
+	t.Parallel()
 	srv := tmuxtest.New(t)
 	srv.NewPane("s", "sh", 80, 20)
 	c := srv.Client()

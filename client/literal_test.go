@@ -13,6 +13,7 @@ import (
 // given: fixed cases plus random strings over the characters formats
 // treat specially.
 func TestLiteralRoundTrip(t *testing.T) {
+	t.Parallel()
 	srv := tmuxtest.New(t)
 	srv.Tmux("new-session", "-d", "-s", "lit")
 	cases := []string{

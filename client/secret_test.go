@@ -12,6 +12,7 @@ import (
 // what only looks like one at a glance (docs/trust-model.md, "Credentials
 // in the environment").
 func TestShowEnvironmentWithholdsCredentials(t *testing.T) {
+	t.Parallel()
 	secret := map[string]string{
 		"DB_PASS":           "hunter2",
 		"MYSQL_PWD":         "hunter2",

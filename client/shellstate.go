@@ -59,6 +59,12 @@ func probePrompt(pid int, tty string, kind shellKind, name string) promptState {
 	if pid <= 0 {
 		return promptState{AtPrompt: Unknown}
 	}
+	// tmux's child that has not executed the pane's program yet (just
+	// after new-session or split-window) may have no controlling
+	// terminal, so no foreground group, which reads as Unknown below.
+	if comm := tmux.Comm(pid); strings.HasPrefix(comm, "tmux") {
+		return promptState{AtPrompt: No, What: comm}
+	}
 	stat, ok := tmux.ReadStat(pid)
 	if !ok || stat.Tpgid <= 0 {
 		return promptState{AtPrompt: Unknown}

@@ -73,6 +73,7 @@ var execReal = execTmux
 // From a pane of another tmux server, tmx attach --read-only nests a
 // read-only, ignore-size client on tmx's server.
 func TestAttachReadOnlyFromAnotherServer(t *testing.T) {
+	t.Parallel()
 	srv := tmuxtest.New(t)
 	srv.NewPane("work", "bash", 100, 30)
 	outer := tmuxtest.New(t)

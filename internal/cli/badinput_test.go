@@ -15,6 +15,7 @@ import (
 // document under --json, before tmux is asked to do anything: nothing is
 // created, renamed or sent.
 func TestBadInputCLI(t *testing.T) {
+	t.Parallel()
 	srv := tmuxtest.New(t)
 	pane := srv.NewPane("bad", "bash", 80, 20)
 	srv.Tmux("rename-window", "-t", pane, "first") // no automatic-rename during the test

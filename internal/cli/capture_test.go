@@ -20,6 +20,7 @@ func lines(d map[string]any) []string {
 // B09: wrapped rows come back as one logical line; blank lines inside the
 // output stay; the blank padding rows below the last written row go.
 func TestCaptureJoinsWrappedLines(t *testing.T) {
+	t.Parallel()
 	srv := tmuxtest.New(t)
 	pane := srv.NewPane("s", "bash", 20, 10)
 	typeLine(srv, pane, clearAll+"; printf '%s\\n\\n%s\\n' ABCDEFGHIJKLMNOPQRSTUVWXYZ0123 after-blank", "after-blank")
@@ -37,6 +38,7 @@ func TestCaptureJoinsWrappedLines(t *testing.T) {
 // B10: a line erased with spaces and redrawn comes back without the
 // phantom trailing spaces; --keep-trailing keeps them.
 func TestCaptureTrailingSpaces(t *testing.T) {
+	t.Parallel()
 	srv := tmuxtest.New(t)
 	pane := srv.NewPane("s", "bash", 40, 10)
 	typeLine(srv, pane, clearAll+"; printf 'progress 50%%\\r              \\rdone\\n'", "done")
@@ -53,6 +55,7 @@ func TestCaptureTrailingSpaces(t *testing.T) {
 // Both budgets hold: a line budget keeps the newest lines, and a byte
 // budget cuts one huge line to its tail (B30).
 func TestCaptureBudgets(t *testing.T) {
+	t.Parallel()
 	srv := tmuxtest.New(t)
 	srv.Tmux("new-session", "-d", "-s", "keep")
 	srv.Tmux("set-option", "-g", "history-limit", "10000")
@@ -100,6 +103,7 @@ func typeLine(srv *tmuxtest.Server, pane, line, marker string) {
 // B20: a session target means its active pane, and the result names the
 // pane it used, so a caller sees when the focus moved.
 func TestSessionTargetNamesActivePane(t *testing.T) {
+	t.Parallel()
 	srv := tmuxtest.New(t)
 	first := srv.NewPane("s", "bash", 80, 20)
 	mustJSON(t, srv, 0, "run", "s", "--", "echo AGENT")
@@ -118,6 +122,7 @@ func TestSessionTargetNamesActivePane(t *testing.T) {
 // A pane id that does not exist gets the same error as any other missing
 // target: what exists is listed, in numeric order.
 func TestCaptureMissingPaneListsPanes(t *testing.T) {
+	t.Parallel()
 	srv := tmuxtest.New(t)
 	srv.NewPane("s", "bash", 80, 20)
 	for i := 0; i < 10; i++ {

@@ -30,6 +30,7 @@ const cliDocsPath = "../../docs/cli.md"
 // TestCLIDocs fails when docs/cli.md differs from the commands' help;
 // go test ./internal/cli -run TestCLIDocs -update rewrites it.
 func TestCLIDocs(t *testing.T) {
+	t.Parallel()
 	want := cliMarkdown(newApp(&Env{}))
 	if updating() {
 		if err := os.WriteFile(cliDocsPath, []byte(want), 0o644); err != nil {
@@ -256,6 +257,7 @@ func topicNames() []string {
 // Every example in the commands' help puts flags before arguments, as
 // tmx requires: an example that a reader copies must run.
 func TestExamplesPutFlagsFirst(t *testing.T) {
+	t.Parallel()
 	var walk func(path []string, cmds []*cli.Command)
 	walk = func(path []string, cmds []*cli.Command) {
 		for _, c := range cmds {

@@ -12,6 +12,7 @@ import (
 )
 
 func TestCompletionScripts(t *testing.T) {
+	t.Parallel()
 	srv := tmuxtest.New(t)
 	for _, tt := range []struct {
 		shell string
@@ -52,6 +53,7 @@ func TestCompletionScripts(t *testing.T) {
 }
 
 func TestCompletionUsage(t *testing.T) {
+	t.Parallel()
 	srv := tmuxtest.New(t)
 	// mustFail adds --json, which completion refuses too: a script is not a JSON document.
 	for _, args := range [][]string{{"completion", "tcsh"}, {"completion"}, {"completion", "bash", "zsh"}, {"completion", "bash"}} {
@@ -78,6 +80,7 @@ func completeArgs(t *testing.T, srv *tmuxtest.Server, args ...string) []string {
 
 // tmx help completes its topics and the commands, and nothing after one.
 func TestCompleteHelp(t *testing.T) {
+	t.Parallel()
 	srv := tmuxtest.New(t)
 	got := completeArgs(t, srv, "help")
 	for _, want := range []string{"targets", "json", "exit-codes", "run", "capture"} {
@@ -94,6 +97,7 @@ func TestCompleteHelp(t *testing.T) {
 }
 
 func TestCompleteTargets(t *testing.T) {
+	t.Parallel()
 	srv := tmuxtest.New(t)
 	// No server: nothing, and no server is started.
 	if got := completeArgs(t, srv, "capture"); len(got) != 0 {
@@ -172,6 +176,7 @@ func TestCompleteTargets(t *testing.T) {
 // The bash script filters tmx's candidates by the word typed, keeps words
 // with ':' whole, and never runs tmx on a line with a payload.
 func TestBashCompletionScript(t *testing.T) {
+	t.Parallel()
 	if _, err := exec.LookPath("bash"); err != nil {
 		t.Skip("bash is not installed")
 	}
@@ -210,6 +215,7 @@ func TestBashCompletionScript(t *testing.T) {
 }
 
 func TestTargetPosition(t *testing.T) {
+	t.Parallel()
 	app := newApp(&Env{})
 	for _, cmd := range app.Commands {
 		if pos := targetPosition(cmd.UsageText, valueFlags(cmd)); strings.Contains(cmd.UsageText, "TARGET") != (pos >= 0) {
@@ -240,6 +246,7 @@ func TestTargetPosition(t *testing.T) {
 // A completion request after "--" runs nothing: urfave/cli would otherwise
 // run the command with the flag as an argument.
 func TestCompletionAfterPayloadRunsNothing(t *testing.T) {
+	t.Parallel()
 	srv := tmuxtest.New(t)
 	pane := srv.NewPane("c", "bash", 80, 20)
 	marker := filepath.Join(t.TempDir(), "ran")

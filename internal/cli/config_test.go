@@ -15,6 +15,7 @@ import (
 // in view-mode, showing the errors) is stopped; a good file is used and
 // its provenance reported.
 func TestTmuxConfig(t *testing.T) {
+	t.Parallel()
 	srv := tmuxtest.New(t)
 	dir := t.TempDir()
 	bad := filepath.Join(dir, "bad.conf")

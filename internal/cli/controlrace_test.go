@@ -17,6 +17,7 @@ import (
 // its control clients' attach and detach per socket (client/controllock.go).
 // Without that this test kills the server within a few rounds.
 func TestConcurrentWaitsKeepServerAlive(t *testing.T) {
+	t.Parallel()
 	srv := tmuxtest.New(t)
 	const sessions, rounds = 8, 25
 	for i := 0; i < sessions; i++ {

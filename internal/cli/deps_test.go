@@ -10,6 +10,7 @@ import (
 // tmx-mcp. `tmx capabilities` reads the surface from package catalog, not
 // from the MCP server.
 func TestCLILinksNoMCPLibraries(t *testing.T) {
+	t.Parallel()
 	goBin, err := exec.LookPath("go")
 	if err != nil {
 		t.Skip("no go command to list the dependencies with")

@@ -300,6 +300,7 @@ func checkLines(t *testing.T, doc string, res []lineResult) {
 // program that enabled bracketed paste) and scratch (two windows), and a
 // server on -L default.
 func TestCLIDocExamples(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("runs every example")
 	}
@@ -422,6 +423,7 @@ func jsonKeys(doc string) []string {
 // that need a program tmx cannot stand in for, or that run this very test
 // suite, are named and skipped.
 func TestReadmeRunsAsWritten(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("runs ./install.sh")
 	}

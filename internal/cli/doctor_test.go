@@ -80,6 +80,7 @@ func socketStatus() string {
 
 // A server that tmx started has the minimal configuration and passes.
 func TestDoctorCleanServer(t *testing.T) {
+	t.Parallel()
 	srv := tmuxtest.New(t)
 	mustJSON(t, srv, 0, "new", "-s", "clean")
 	d, checks := doctorDoc(t, srv, 0)
@@ -112,6 +113,7 @@ func TestDoctorCleanServer(t *testing.T) {
 // server, and hooks and #() jobs that run around tmx's calls. Warnings are
 // not failures: the exit status stays 0.
 func TestDoctorReportsServerConfiguration(t *testing.T) {
+	t.Parallel()
 	srv := tmuxtest.New(t)
 	mustJSON(t, srv, 0, "new", "-s", "cfg")
 	srv.Tmux("set-option", "-s", "command-alias[100]", "zz=kill-server")
@@ -143,6 +145,7 @@ func TestDoctorReportsServerConfiguration(t *testing.T) {
 
 // No server is an answer, not a failure, and doctor does not start one.
 func TestDoctorNoServer(t *testing.T) {
+	t.Parallel()
 	srv := tmuxtest.New(t)
 	d, checks := doctorDoc(t, srv, 0)
 	if d["server_pid"] != float64(0) || !strings.HasSuffix(d["socket_path"].(string), "/"+srv.Name) {
@@ -161,6 +164,7 @@ func TestDoctorNoServer(t *testing.T) {
 // A failing check prints the report on stdout, under --json too, and
 // exits 1; it is not an error document.
 func TestDoctorFailingChecks(t *testing.T) {
+	t.Parallel()
 	srv := tmuxtest.New(t)
 	old := filepath.Join(t.TempDir(), "tmux")
 	script := "#!/bin/sh\nfor a; do [ \"$a\" = -V ] && { echo 'tmux 3.0a'; exit 0; }; done\necho 'unsupported' >&2; exit 1\n"
@@ -187,6 +191,7 @@ func TestDoctorFailingChecks(t *testing.T) {
 // B22: a server whose socket file was deleted still runs; doctor finds it
 // by its process and says how to get the socket back.
 func TestDoctorSocketMissingServerAlive(t *testing.T) {
+	t.Parallel()
 	if _, err := os.Stat("/proc/self/cmdline"); err != nil {
 		t.Skip("no /proc")
 	}

@@ -85,6 +85,7 @@ func faultRecreateSocket(t *testing.T, path string, pid int) {
 // back; nothing hangs; no new server is started over it (tmx run without a
 // target would otherwise start one); and the hint is true.
 func TestFaultSocketDeleted(t *testing.T) {
+	t.Parallel()
 	srv := tmuxtest.New(t)
 	pane := srv.NewPane("s", "bash", 80, 20)
 	mustJSON(t, srv, 0, "ls")
@@ -129,6 +130,7 @@ func TestFaultSocketDeleted(t *testing.T) {
 // server_gone when the pane prints, not time out later as if the text had
 // never come (the pane did print it, as the wait after SIGUSR1 shows).
 func TestFaultSocketDeletedDuringWait(t *testing.T) {
+	t.Parallel()
 	srv := tmuxtest.New(t)
 	pane := srv.NewPane("s", "bash", 80, 20)
 	gate := filepath.Join(t.TempDir(), "go")
@@ -176,6 +178,7 @@ func TestFaultSocketDeletedDuringWait(t *testing.T) {
 // hint, whether tmux was named by TMX_TMUX, by --tmux, or looked up on
 // PATH; the running server is not affected.
 func TestFaultTmuxMissing(t *testing.T) {
+	t.Parallel()
 	srv := tmuxtest.New(t)
 	srv.NewPane("s", "bash", 80, 20)
 	real, err := exec.LookPath("tmux")
@@ -271,6 +274,7 @@ func faultStrings(d map[string]any) string {
 // SIGINT or SIGTERM (a cancelled context in Run) ends a wait with exit 130
 // and the code interrupted, not as a bug in tmx.
 func TestInterruptedWait(t *testing.T) {
+	t.Parallel()
 	srv := tmuxtest.New(t)
 	pane := srv.NewPane("s", "bash", 80, 20)
 	ctx, cancel := context.WithCancel(context.Background())

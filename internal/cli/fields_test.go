@@ -37,6 +37,7 @@ func want(parts ...string) string {
 // not by reference to the code, so a change to a document is a change to
 // this test too.
 func TestJSONFields(t *testing.T) {
+	t.Parallel()
 	srv := tmuxtest.New(t)
 	d := mustJSON(t, srv, 0, "new", "-s", "f")
 	pane := d["pane_id"].(string)
@@ -75,6 +76,7 @@ func TestJSONFields(t *testing.T) {
 
 // Usage errors exit 2 with a coded error and never touch the server.
 func TestUsageErrors(t *testing.T) {
+	t.Parallel()
 	srv := tmuxtest.New(t)
 	for _, args := range [][]string{
 		{"nosuch"},

@@ -38,6 +38,7 @@ func readmeFiles(t *testing.T) map[string]os.FileMode {
 // The files tmx writes, and their modes, are the ones the README lists,
 // and tmx leaves no others in its private directory.
 func TestFilesTmxWrites(t *testing.T) {
+	t.Parallel()
 	want := readmeFiles(t)
 	srv := tmuxtest.New(t)
 	audit := filepath.Join(t.TempDir(), "audit.jsonl")

@@ -11,6 +11,7 @@ import (
 // A command's flags may follow its arguments, as scripts that append
 // --json last write them; after -- every word is payload, flags too.
 func TestFlagsAfterArguments(t *testing.T) {
+	t.Parallel()
 	srv := tmuxtest.New(t)
 	pane := srv.NewPane("w", "bash", 80, 20)
 
@@ -51,6 +52,7 @@ func TestFlagsAfterArguments(t *testing.T) {
 // hoistFlags moves flags, with the values of value flags, ahead of the
 // arguments, and leaves what follows the payload separator alone.
 func TestHoistFlags(t *testing.T) {
+	t.Parallel()
 	app := newApp(&Env{})
 	for _, c := range []struct{ in, want string }{
 		{"tmx capture w --json", "tmx capture --json w"},

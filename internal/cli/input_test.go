@@ -22,6 +22,7 @@ func chunks(screen string) []string {
 // B01: the submit key is its own write, after the text, and the result
 // says whether the pane visibly took it.
 func TestTypeEnterIsSeparate(t *testing.T) {
+	t.Parallel()
 	srv := tmuxtest.New(t)
 	pane := rawReaderPane(t, srv, "raw")
 	d := mustJSON(t, srv, 0, "type", "--enter", pane, "--", "hello world")
@@ -38,6 +39,7 @@ func TestTypeEnterIsSeparate(t *testing.T) {
 // B02: paste goes through a private buffer with bracketed-paste markers,
 // Enter follows separately, and no buffer is left behind.
 func TestPasteBracketedThenEnter(t *testing.T) {
+	t.Parallel()
 	srv := tmuxtest.New(t)
 	pane := rawReaderPane(t, srv, "raw")
 	r := tmx(t, srv, "line one\nline two", "--json", "paste", "--enter", pane)
@@ -74,6 +76,7 @@ func TestPasteBracketedThenEnter(t *testing.T) {
 // nor carry C-c: control characters other than tab and newline are
 // refused, and nothing reaches the pane.
 func TestPasteRefusesControlCharacters(t *testing.T) {
+	t.Parallel()
 	srv := tmuxtest.New(t)
 	pane := srv.NewPane("s", "bash", 80, 20)
 	before := srv.Capture(pane)
@@ -93,6 +96,7 @@ func TestPasteRefusesControlCharacters(t *testing.T) {
 // B02 in a real shell: bash 5.1+ keeps a bracketed multi-line paste
 // pending until Enter.
 func TestPasteIntoBashRunsNothingUntilEnter(t *testing.T) {
+	t.Parallel()
 	srv := tmuxtest.New(t)
 	pane := srv.NewPane("s", "bash", 80, 20)
 	r := tmx(t, srv, "echo ONE-$((1+1))\necho TWO-$((2+2))", "paste", pane)
@@ -109,6 +113,7 @@ func TestPasteIntoBashRunsNothingUntilEnter(t *testing.T) {
 
 // B04: input never enters, drives or leaves copy mode.
 func TestInputRefusesCopyMode(t *testing.T) {
+	t.Parallel()
 	srv := tmuxtest.New(t)
 	pane := srv.NewPane("s", "bash", 80, 20)
 	srv.Tmux("copy-mode", "-t", pane)
@@ -134,6 +139,7 @@ func TestInputRefusesCopyMode(t *testing.T) {
 
 // B05: key names and literal text are separate operations.
 func TestKeysVersusText(t *testing.T) {
+	t.Parallel()
 	srv := tmuxtest.New(t)
 	pane := srv.NewPane("s", "bash", 80, 20)
 	mustJSON(t, srv, 0, "type", "--enter", pane, "--", "sleep 100")
@@ -183,6 +189,7 @@ func TestKeysVersusText(t *testing.T) {
 // B06: tmux's own parser never sees typed text as options or separators,
 // and a leading "-t%0" does not retarget the send.
 func TestTypeTextTmuxWouldParse(t *testing.T) {
+	t.Parallel()
 	srv := tmuxtest.New(t)
 	other := srv.NewPane("other", "bash", 80, 20) // %0 on this server
 	pane := srv.NewPane("s", "bash", 120, 20)
@@ -203,6 +210,7 @@ func TestTypeTextTmuxWouldParse(t *testing.T) {
 
 // B07: typed text cannot carry Enter or line-editing control bytes.
 func TestTypeRefusesControlCharacters(t *testing.T) {
+	t.Parallel()
 	srv := tmuxtest.New(t)
 	pane := srv.NewPane("s", "bash", 80, 20)
 	before := srv.Capture(pane)
@@ -232,6 +240,7 @@ func TestTypeRefusesControlCharacters(t *testing.T) {
 // Input follows synchronize-panes: the cohort is listed, and one modal
 // member refuses the whole send. Paste reaches only its target.
 func TestInputSynchronizedCohort(t *testing.T) {
+	t.Parallel()
 	srv := tmuxtest.New(t)
 	pane := srv.NewPane("s", "bash", 80, 20)
 	sib := srv.Tmux("split-window", "-d", "-P", "-F", "#{pane_id}", "-t", pane, "bash")
@@ -269,6 +278,7 @@ func TestInputSynchronizedCohort(t *testing.T) {
 // unprovable relationship refuses input; another server's TMUX is not the
 // caller.
 func TestInputCallerGuard(t *testing.T) {
+	t.Parallel()
 	srv := tmuxtest.New(t)
 	pane := srv.NewPane("s", "bash", 80, 20)
 	base := srv.Env

@@ -15,6 +15,7 @@ import (
 // binaries into $PREFIX/bin, and the installed tmx runs a command on a
 // machine with no tmux server running.
 func TestInstallScript(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("builds the binaries")
 	}

@@ -27,6 +27,7 @@ func runInterrupted(t *testing.T, srv *tmuxtest.Server, d time.Duration, args ..
 // long it really waited (not its timeout), and keeps the resume token:
 // the command still runs, and --resume returns its end.
 func TestRunInterrupted(t *testing.T) {
+	t.Parallel()
 	srv := tmuxtest.New(t)
 	pane := srv.NewPane("s", "bash", 80, 20)
 	r := runInterrupted(t, srv, 700*time.Millisecond, "--json", "run", "--timeout", "30", pane, "--", "echo begun; sleep 2; echo done")

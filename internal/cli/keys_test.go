@@ -47,6 +47,7 @@ func nextChunk(t *testing.T, srv *tmuxtest.Server, pane string, n int) string {
 // tmux first on PATH). A name a terminal cannot send is refused before
 // anything reaches the pane: the next key sent arrives first.
 func TestSendKeysArriveAsNamed(t *testing.T) {
+	t.Parallel()
 	srv := tmuxtest.New(t)
 	pane := rawReaderPane(t, srv, "raw")
 	for key, want := range map[string]string{
@@ -88,6 +89,7 @@ func TestSendKeysArriveAsNamed(t *testing.T) {
 // A mistyped key name gets the name it most likely meant, and the result
 // names the keys as tmx sent them (S-Tab as BTab).
 func TestSendKeyHints(t *testing.T) {
+	t.Parallel()
 	srv := tmuxtest.New(t)
 	pane := rawReaderPane(t, srv, "raw")
 	r := tmx(t, srv, "", "send", "raw", "Enterr")

@@ -26,6 +26,7 @@ func tmxWith(t *testing.T, srv *tmuxtest.Server, env []string, args ...string) c
 // mode, naming the variable that raises the ceiling while it can; under
 // --json the result reports the value used and stderr stays quiet.
 func TestClampWarnings(t *testing.T) {
+	t.Parallel()
 	srv := tmuxtest.New(t)
 	srv.NewPane("w", "bash", 80, 20)
 

@@ -30,7 +30,7 @@ func TestMain(m *testing.M) {
 		slowReader()
 		os.Exit(0)
 	}
-	code := m.Run()
+	code := tmuxtest.Main(m)
 	if builtDir != "" {
 		os.RemoveAll(builtDir)
 	}

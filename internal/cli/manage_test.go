@@ -15,6 +15,7 @@ import (
 // The manage commands through the CLI: human output, --level, and the
 // refusals that name the fix.
 func TestManageCommands(t *testing.T) {
+	t.Parallel()
 	srv := tmuxtest.New(t)
 	top := srv.NewPane("work", "bash", 120, 40)
 	bottom := srv.Tmux("split-window", "-t", top, "-P", "-F", "#{pane_id}")
@@ -156,6 +157,7 @@ func TestManageCommands(t *testing.T) {
 // Execute and teardown commands: signal, clear, respawn, send --batch,
 // spawn environments.
 func TestExecuteCommands(t *testing.T) {
+	t.Parallel()
 	srv := tmuxtest.New(t)
 	a := srv.NewPane("s", "bash", 100, 30)
 	b := srv.Tmux("split-window", "-t", a, "-P", "-F", "#{pane_id}")
@@ -252,6 +254,7 @@ func TestExecuteCommands(t *testing.T) {
 
 // A split starts in the split pane's directory, not tmx's.
 func TestSplitStartsInPaneDirectory(t *testing.T) {
+	t.Parallel()
 	srv := tmuxtest.New(t)
 	pane := srv.NewPane("s", "bash", 80, 30)
 	dir := t.TempDir()

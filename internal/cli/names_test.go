@@ -14,6 +14,7 @@ import (
 // B19 and the "done when": names match exactly, so kill bill does
 // not touch billing, and the error lists what exists.
 func TestKillNeverMatchesAPrefix(t *testing.T) {
+	t.Parallel()
 	srv := tmuxtest.New(t)
 	srv.NewPane("billing", "bash", 80, 20)
 	code, msg := mustFail(t, srv, 1, "kill", "--confirm", "bill")
@@ -33,6 +34,7 @@ func TestKillNeverMatchesAPrefix(t *testing.T) {
 // B23 and the "done when": caller text in a name never reaches tmux
 // as a format, so #(...) never runs and #{...} is stored as typed.
 func TestNamesAreLiteral(t *testing.T) {
+	t.Parallel()
 	srv := tmuxtest.New(t)
 	dir := t.TempDir()
 	file := filepath.Join(dir, "pwned")
@@ -72,6 +74,7 @@ func TestNamesAreLiteral(t *testing.T) {
 
 // Names tmux would rewrite are refused, so the name given always matches.
 func TestNewRefusesRewrittenNames(t *testing.T) {
+	t.Parallel()
 	srv := tmuxtest.New(t)
 	for _, name := range []string{"app_3.1.9", "a:b", "", "tab\there", "nl\nx"} {
 		code, msg := mustFail(t, srv, 2, "new", "-s", name)
@@ -91,6 +94,7 @@ func TestNewRefusesRewrittenNames(t *testing.T) {
 // B13: titles, paths and commands may hold the delimiters a parser splits
 // on; listings still parse and keep the bytes.
 func TestListingsSurviveHostileFields(t *testing.T) {
+	t.Parallel()
 	srv := tmuxtest.New(t)
 	weird := filepath.Join(t.TempDir(), "nl\nx|y\tz")
 	if err := os.Mkdir(weird, 0o755); err != nil {
@@ -119,6 +123,7 @@ func TestListingsSurviveHostileFields(t *testing.T) {
 // B24: kill needs --confirm (and shows what would die), and refuses the
 // caller's own pane, window and session without --confirm-self.
 func TestKillConfirmAndSelfGuard(t *testing.T) {
+	t.Parallel()
 	srv := tmuxtest.New(t)
 	pane := srv.NewPane("s", "bash", 80, 20)
 	other := srv.Tmux("split-window", "-d", "-P", "-F", "#{pane_id}", "-t", pane)
@@ -158,6 +163,7 @@ func TestKillConfirmAndSelfGuard(t *testing.T) {
 // The caller check runs in a real pane: tmx kill --confirm . from inside a
 // pane of this server exits 2 and the pane survives.
 func TestKillSelfFromInsidePane(t *testing.T) {
+	t.Parallel()
 	srv := tmuxtest.New(t)
 	pane := srv.NewPane("s", "bash", 120, 20)
 	exe, _ := os.Executable()
@@ -173,6 +179,7 @@ func TestKillSelfFromInsidePane(t *testing.T) {
 // B22: the socket is chosen explicitly; $TMUX never chooses it; both a
 // name and a path is an error; every document names the socket and pid.
 func TestSocketSelection(t *testing.T) {
+	t.Parallel()
 	srv := tmuxtest.New(t)
 	srv.NewPane("s", "bash", 80, 20)
 	sockPath := srv.Tmux("display", "-p", "#{socket_path}")

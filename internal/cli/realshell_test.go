@@ -99,6 +99,7 @@ func historyLines(t *testing.T, path string) string {
 // shell survives a failing command, and nothing tmx typed enters the
 // history.
 func TestRunUserShells(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		name, shell, rc string
 		vi              bool
@@ -178,6 +179,7 @@ func TestRunZshHistoryHook(t *testing.T) {
 // A vi-mode editor left in command mode takes tmx type --enter as typed:
 // the line is cleared first, and the exact text runs.
 func TestTypeEnterViCommandMode(t *testing.T) {
+	t.Parallel()
 	for _, shell := range []string{"bash", "zsh", "fish"} {
 		t.Run(shell, func(t *testing.T) {
 			t.Parallel()
@@ -229,6 +231,7 @@ func TestRunRefusesScriptPane(t *testing.T) {
 	script := filepath.Join(srv.Home, "reader.sh")
 	write(t, script, "sleep 2; read -r line; echo \"SCRIPT GOT: $line\"\n")
 	pane := srv.Tmux("new-session", "-d", "-P", "-F", "#{pane_id}", "-s", "scr", "bash", script, ";", "set-option", "-p", "remain-on-exit", "on")
+	srv.WaitStarted(pane)
 	code, msg := mustFail(t, srv, 2, "run", pane, "--", "echo X")
 	if code != tmxerr.PaneBusy || !strings.Contains(msg, "script") {
 		t.Errorf("run into a script: %s %q", code, msg)

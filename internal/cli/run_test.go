@@ -17,6 +17,7 @@ import (
 // session is created, and the document carries the command's status and
 // exactly its output.
 func TestRunStartsServerAndSession(t *testing.T) {
+	t.Parallel()
 	srv := tmuxtest.New(t)
 	if srv.Alive() {
 		t.Fatal("server alive before the test")
@@ -50,6 +51,7 @@ func runIn(t *testing.T, srv *tmuxtest.Server, pane, command string, wantExit in
 }
 
 func TestRunShells(t *testing.T) {
+	t.Parallel()
 	long := strings.Repeat("0123456789", 12) // 120 characters
 	for _, shell := range []string{"bash", "zsh", "dash", "fish"} {
 		t.Run(shell, func(t *testing.T) {
@@ -147,6 +149,7 @@ func TestRunShells(t *testing.T) {
 // first returns only after it finished, and text that looks like a marker
 // in the output does not end it.
 func TestRunWaitsForCompletion(t *testing.T) {
+	t.Parallel()
 	srv := tmuxtest.New(t)
 	pane := srv.NewPane("s", "bash", 80, 20)
 	start := time.Now()
@@ -160,6 +163,7 @@ func TestRunWaitsForCompletion(t *testing.T) {
 }
 
 func TestRunTimeout(t *testing.T) {
+	t.Parallel()
 	srv := tmuxtest.New(t)
 	pane := srv.NewPane("s", "bash", 80, 20)
 	d := runIn(t, srv, pane, "echo before; sleep 30", tmxerr.ExitRunTimeout, "--timeout", "1")
@@ -180,6 +184,7 @@ func TestRunTimeout(t *testing.T) {
 }
 
 func TestRunTimeoutClamped(t *testing.T) {
+	t.Parallel()
 	srv := tmuxtest.New(t)
 	pane := srv.NewPane("s", "bash", 80, 20)
 	d := runIn(t, srv, pane, "true", 0, "--timeout", "500")
@@ -198,6 +203,7 @@ func TestRunTimeoutClamped(t *testing.T) {
 }
 
 func TestRunPaneExited(t *testing.T) {
+	t.Parallel()
 	srv := tmuxtest.New(t)
 	pane := srv.NewPane("s", "bash", 80, 20)
 	srv.Tmux("split-window", "-d", "-t", pane) // keep the session when the pane goes
@@ -212,6 +218,7 @@ func TestRunPaneExited(t *testing.T) {
 }
 
 func TestRunServerGone(t *testing.T) {
+	t.Parallel()
 	srv := tmuxtest.New(t)
 	pane := srv.NewPane("s", "bash", 80, 20)
 	start := time.Now()
@@ -226,6 +233,7 @@ func TestRunServerGone(t *testing.T) {
 }
 
 func TestRunRefusals(t *testing.T) {
+	t.Parallel()
 	srv := tmuxtest.New(t)
 	pane := srv.NewPane("s", "bash", 80, 20)
 
@@ -260,6 +268,7 @@ func TestRunRefusals(t *testing.T) {
 	// So is a shell that runs a command string: it owns the terminal, as a
 	// shell at its prompt does, but reads no input.
 	busy = srv.Tmux("new-window", "-d", "-P", "-F", "#{pane_id}", "-t", "s:", "sleep 60; true")
+	srv.WaitStarted(busy)
 	if code, msg := mustFail(t, srv, 2, "run", busy, "--", "true"); code != tmxerr.PaneBusy || !strings.Contains(msg, "sleep 60") {
 		t.Errorf("pane of sh -c: %s %q", code, msg)
 	}
@@ -278,6 +287,7 @@ func TestRunRefusals(t *testing.T) {
 
 // The caller's own pane is refused, proven by TMUX and TMUX_PANE.
 func TestRunRefusesCallerPane(t *testing.T) {
+	t.Parallel()
 	srv := tmuxtest.New(t)
 	pane := srv.NewPane("s", "bash", 80, 20)
 	tmuxVar := srv.Tmux("display", "-p", "-t", pane, "#{socket_path},#{pid},0")
@@ -316,6 +326,7 @@ func TestRunRefusesCallerPane(t *testing.T) {
 
 // B30: output is cut to the budget, newest kept, with counts.
 func TestRunOutputBudget(t *testing.T) {
+	t.Parallel()
 	srv := tmuxtest.New(t)
 	pane := srv.NewPane("s", "bash", 80, 20)
 	d := runIn(t, srv, pane, "seq 1 2000", 0)
@@ -335,6 +346,7 @@ func TestRunOutputBudget(t *testing.T) {
 // When the start of the output scrolled out of the pane's history, the
 // result says so instead of passing part of the output off as all of it.
 func TestRunHistoryOverflow(t *testing.T) {
+	t.Parallel()
 	srv := tmuxtest.New(t)
 	srv.Tmux("new-session", "-d", "-s", "keep") // the server runs; set the limit before the pane
 	srv.Tmux("set-option", "-g", "history-limit", "100")
@@ -352,6 +364,7 @@ func TestRunHistoryOverflow(t *testing.T) {
 // A command that clears the pane's history takes its start marker with it:
 // that is said as what it is, not blamed on history-limit.
 func TestRunClearsHistory(t *testing.T) {
+	t.Parallel()
 	srv := tmuxtest.New(t)
 	pane := srv.NewPane("s", "bash", 80, 20)
 	d := runIn(t, srv, pane, "echo before; printf '\\033[H\\033[2J\\033[3J'; echo after", 0)
@@ -363,6 +376,7 @@ func TestRunClearsHistory(t *testing.T) {
 
 // B12: names and output keep their bytes whatever the caller's locale.
 func TestRunUTF8WithoutLocale(t *testing.T) {
+	t.Parallel()
 	srv := tmuxtest.New(t)
 	var env []string
 	for _, kv := range srv.Env {
@@ -384,6 +398,7 @@ func TestRunUTF8WithoutLocale(t *testing.T) {
 // A run into a pane whose window has synchronize-panes on reaches only the
 // target: the frame is pasted, and paste-buffer is not synchronized.
 func TestRunSynchronizedSiblingUntouched(t *testing.T) {
+	t.Parallel()
 	srv := tmuxtest.New(t)
 	pane := srv.NewPane("s", "bash", 80, 20)
 	sib := srv.Tmux("split-window", "-d", "-P", "-F", "#{pane_id}", "-t", pane, "bash")
@@ -400,6 +415,7 @@ func TestRunSynchronizedSiblingUntouched(t *testing.T) {
 }
 
 func TestRunConcurrentPanes(t *testing.T) {
+	t.Parallel()
 	srv := tmuxtest.New(t)
 	const n = 6
 	panes := make([]string, n)
@@ -428,6 +444,7 @@ func TestRunConcurrentPanes(t *testing.T) {
 // that timed out cannot complete the next run early, and no wait-for
 // client outlives its run.
 func TestRunLateSignalDoesNotLeak(t *testing.T) {
+	t.Parallel()
 	srv := tmuxtest.New(t)
 	pane := srv.NewPane("s", "bash", 80, 20)
 	runIn(t, srv, pane, "sleep 1.5", tmxerr.ExitRunTimeout, "--timeout", "1")
@@ -454,6 +471,7 @@ func TestRunLateSignalDoesNotLeak(t *testing.T) {
 // Text left typed at the prompt is not run with the frame; the command
 // still runs.
 func TestRunClearsPendingInput(t *testing.T) {
+	t.Parallel()
 	srv := tmuxtest.New(t)
 	pane := srv.NewPane("s", "bash", 80, 20)
 	dir := t.TempDir()
@@ -472,6 +490,7 @@ func TestRunClearsPendingInput(t *testing.T) {
 // before the end marker is seen, and a command text starting with - is a
 // command, not an option of eval.
 func TestRunStartedAndDashCommand(t *testing.T) {
+	t.Parallel()
 	srv := tmuxtest.New(t)
 	pane := srv.NewPane("s", "bash", 80, 20)
 	srv.Tmux("split-window", "-d", "-t", pane)
@@ -501,6 +520,7 @@ func TestRunStartedAndDashCommand(t *testing.T) {
 // of the timed-out result gives the output and exit status of the finished
 // command, however late.
 func TestRunResume(t *testing.T) {
+	t.Parallel()
 	srv := tmuxtest.New(t)
 	pane := srv.NewPane("s", "bash", 80, 20)
 	d := runIn(t, srv, pane, "echo first; sleep 1.5; echo done; exit 4", tmxerr.ExitRunTimeout, "--timeout", "0.3")
@@ -551,6 +571,7 @@ func TestRunResume(t *testing.T) {
 // end line gone (end_lost), its pane respawned while waiting (promptly),
 // or its pane dead with the end line still on screen (the status is read).
 func TestRunResumeEdges(t *testing.T) {
+	t.Parallel()
 	srv := tmuxtest.New(t)
 	srv.NewPane("s", "bash", 80, 10)
 	srv.Tmux("set-option", "-t", "s", "history-limit", "50")

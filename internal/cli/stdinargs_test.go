@@ -14,6 +14,7 @@ import (
 // (commas, spaces and a leading "-" included), and a document the command
 // cannot read is a usage error before anything is sent.
 func TestStdinArgs(t *testing.T) {
+	t.Parallel()
 	srv := tmuxtest.New(t)
 	pane := srv.NewPane("s", "bash", 100, 30)
 	typeLine(srv, pane, "echo 'DONE-1'; echo '--flagish'; echo 'q'", "--flagish")
@@ -100,6 +101,7 @@ func TestStdinArgs(t *testing.T) {
 // before anything is created, with a hint that names the fix; values keep
 // their commas and spaces.
 func TestEnvironmentRefusesNamesThatRunCode(t *testing.T) {
+	t.Parallel()
 	srv := tmuxtest.New(t)
 	pane := srv.NewPane("s", "bash", 80, 20)
 	mark := t.TempDir() + "/ran"

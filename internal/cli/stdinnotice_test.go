@@ -16,6 +16,7 @@ import (
 // where it would otherwise wait without a word; from a pipe it says
 // nothing.
 func TestStdinNotice(t *testing.T) {
+	t.Parallel()
 	srv := tmuxtest.New(t)
 	pane := srv.NewPane("w", "bash", 80, 20)
 	for _, c := range []struct {
@@ -50,6 +51,7 @@ func TestStdinNotice(t *testing.T) {
 // tmx mcp typed at a terminal says that tmx-mcp now waits for an MCP
 // host's messages; --schema and a pipe on stdin get no word.
 func TestMCPNoticeAtTerminal(t *testing.T) {
+	t.Parallel()
 	srv := tmuxtest.New(t)
 	exe, err := os.Executable()
 	if err != nil {

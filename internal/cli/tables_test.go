@@ -68,6 +68,7 @@ func checkTSV(t *testing.T, what, out string, header []string) [][]string {
 // tab-separated lines without a header in a pipe; search's FROM_END is
 // the JSON's line_from_end.
 func TestTables(t *testing.T) {
+	t.Parallel()
 	srv := tmuxtest.New(t)
 	pane := srv.NewPane("work", "bash", 80, 20)
 	srv.NewPane("build-server", "bash", 80, 20)

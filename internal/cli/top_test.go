@@ -73,6 +73,7 @@ func mcpCalls(t *testing.T, srv *tmuxtest.Server, audit string, calls ...[2]stri
 // its audit trail, to the panes their targets name: one frame as JSON, as
 // a table on a terminal, and as tab-separated rows in a pipe.
 func TestTopFrame(t *testing.T) {
+	t.Parallel()
 	srv := tmuxtest.New(t)
 	work := srv.NewPane("work", "bash", 100, 20)
 	calc := srv.Tmux("new-session", "-d", "-P", "-F", "#{pane_id}", "-s", "calc", "-x", "100", "-y", "20", "cat")
@@ -162,6 +163,7 @@ func TestTopFrame(t *testing.T) {
 // is skipped, a batch counts for each entry's target, and
 // run_shell_command without a target for the session tmx run uses.
 func TestTopAuditJoin(t *testing.T) {
+	t.Parallel()
 	srv := tmuxtest.New(t)
 	main := srv.NewPane("main", "bash", 80, 20)
 	other := srv.NewPane("other", "bash", 80, 20)
@@ -211,6 +213,7 @@ func TestTopAuditJoin(t *testing.T) {
 // timer: a new session appears and a pane's new last line shows, and q
 // quits, leaving no control client attached.
 func TestTopLive(t *testing.T) {
+	t.Parallel()
 	srv := tmuxtest.New(t)
 	work := srv.NewPane("work", "bash", 80, 20)
 	outer := tmuxtest.New(t)

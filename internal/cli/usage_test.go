@@ -11,6 +11,7 @@ import (
 
 // Typos get a suggestion; words nothing resembles do not.
 func TestUsageSuggestions(t *testing.T) {
+	t.Parallel()
 	srv := tmuxtest.New(t)
 	for _, c := range []struct {
 		args []string
@@ -37,6 +38,7 @@ func TestUsageSuggestions(t *testing.T) {
 // Options that exclude each other are refused before anything is done,
 // in words that name both.
 func TestConflictingOptions(t *testing.T) {
+	t.Parallel()
 	srv := tmuxtest.New(t)
 	pane := srv.NewPane("s", "bash", 80, 20)
 	if _, msg := mustFail(t, srv, 2, "since", "--from-now", "--cursor", "abc", pane); !strings.Contains(msg, "--from-now and --cursor") {
@@ -55,6 +57,7 @@ func TestConflictingOptions(t *testing.T) {
 // (A loaded machine may read the pane back before the program exits: then
 // tmx new rightly succeeds, and the try is repeated.)
 func TestNewSessionProgramExits(t *testing.T) {
+	t.Parallel()
 	srv := tmuxtest.New(t)
 	for try := 0; try < 10; try++ {
 		r := tmx(t, srv, "", "--json", "new", "-s", fmt.Sprintf("brief%d", try), "--", "sh -c 'exit 3'")
@@ -73,6 +76,7 @@ func TestNewSessionProgramExits(t *testing.T) {
 // --timeout takes a positive number; NaN is refused, infinity is clamped
 // to the ceiling like any large value.
 func TestTimeoutValues(t *testing.T) {
+	t.Parallel()
 	srv := tmuxtest.New(t)
 	srv.NewPane("s", "bash", 80, 20)
 	for _, bad := range []string{"NaN", "0", "-1"} {
@@ -91,6 +95,7 @@ func TestTimeoutValues(t *testing.T) {
 // A name that as a target would mean another object is refused: a later
 // kill of that "name" would reach something else.
 func TestNamesThatReadAsOtherTargets(t *testing.T) {
+	t.Parallel()
 	srv := tmuxtest.New(t)
 	srv.NewPane("s", "bash", 80, 20)
 	for _, name := range []string{"$0", "%0", "@0", "=s"} {

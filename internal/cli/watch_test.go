@@ -24,6 +24,7 @@ func strs(v any) []string {
 // since returns exactly the lines added after the cursor, and nothing the
 // second time.
 func TestSinceReturnsExactlyNewLines(t *testing.T) {
+	t.Parallel()
 	srv := tmuxtest.New(t)
 	pane := srv.NewPane("s", "bash", 80, 20)
 	d := mustJSON(t, srv, 0, "since", "--from-now", pane)
@@ -48,6 +49,7 @@ func TestSinceReturnsExactlyNewLines(t *testing.T) {
 
 // A pane that scrolled stays continuous; a cleared one does not (B25).
 func TestSinceScrollAndClear(t *testing.T) {
+	t.Parallel()
 	srv := tmuxtest.New(t)
 	pane := srv.NewPane("s", "bash", 60, 8)
 	d := mustJSON(t, srv, 0, "since", pane)
@@ -73,6 +75,7 @@ func TestSinceScrollAndClear(t *testing.T) {
 // still tells when tmux dropped history past it: the lines come back with
 // continuous: false, not as if nothing were missing.
 func TestSinceFromFirstPromptAcrossDroppedHistory(t *testing.T) {
+	t.Parallel()
 	srv := tmuxtest.New(t)
 	srv.NewPane("s", "bash", 60, 8)
 	srv.Tmux("set-option", "-t", "s", "history-limit", "100")
@@ -102,6 +105,7 @@ func TestSinceFromFirstPromptAcrossDroppedHistory(t *testing.T) {
 // the place was trimmed away, everything left is new; and an anchor that
 // repeats is never resolved by skipping lines.
 func TestSinceAcrossTrims(t *testing.T) {
+	t.Parallel()
 	srv := tmuxtest.New(t)
 	srv.NewPane("s", "bash", 60, 8)
 	srv.Tmux("set-option", "-t", "s", "history-limit", "20")
@@ -159,6 +163,7 @@ func TestSinceAcrossTrims(t *testing.T) {
 // there, and together they hold every line exactly once, in order: the
 // position and the text come from one tmux invocation.
 func TestSinceUnderContinuousOutput(t *testing.T) {
+	t.Parallel()
 	srv := tmuxtest.New(t)
 	pane := srv.NewPane("s", "bash", 60, 10)
 	d := mustJSON(t, srv, 0, "since", "--from-now", pane)
@@ -197,6 +202,7 @@ func TestSinceUnderContinuousOutput(t *testing.T) {
 // Cursors are refused when forged, for another pane, another server
 // generation or another key; each refusal says to start afresh.
 func TestSinceRefusesCursors(t *testing.T) {
+	t.Parallel()
 	srv := tmuxtest.New(t)
 	pane := srv.NewPane("s", "bash", 80, 20)
 	other := srv.Tmux("split-window", "-d", "-P", "-F", "#{pane_id}", "-t", pane)
@@ -228,6 +234,7 @@ func TestSinceRefusesCursors(t *testing.T) {
 
 // A respawned pane (same id, new process) is not continuous.
 func TestSinceRespawnedPane(t *testing.T) {
+	t.Parallel()
 	srv := tmuxtest.New(t)
 	pane := srv.NewPane("s", "bash", 80, 20)
 	c := mustJSON(t, srv, 0, "since", pane)["cursor"].(string)
@@ -275,6 +282,7 @@ func watching(t *testing.T, srv *tmuxtest.Server, pane string) {
 }
 
 func TestWaitText(t *testing.T) {
+	t.Parallel()
 	srv := tmuxtest.New(t)
 	pane := srv.NewPane("s", "bash", 20, 10)
 
@@ -347,6 +355,7 @@ func TestWaitText(t *testing.T) {
 // the wait begins is what was waited for: matched, not present_at_entry,
 // and not missed as --new-only would miss it.
 func TestWaitFromCursor(t *testing.T) {
+	t.Parallel()
 	srv := tmuxtest.New(t)
 	pane := srv.NewPane("s", "bash", 80, 20)
 	c := mustJSON(t, srv, 0, "since", "--from-now", pane)["cursor"].(string)
@@ -417,6 +426,7 @@ func TestWaitFromCursor(t *testing.T) {
 }
 
 func TestWaitEndsWhenPaneOrServerGoes(t *testing.T) {
+	t.Parallel()
 	srv := tmuxtest.New(t)
 	pane := srv.NewPane("s", "bash", 80, 20)
 	srv.Tmux("new-window", "-d", "-t", "s") // keep the session alive
@@ -441,6 +451,7 @@ func TestWaitEndsWhenPaneOrServerGoes(t *testing.T) {
 // B17: a channel wait returns on the signal, keeps one early signal, times
 // out with 124, and says server_gone when the server dies.
 func TestWaitForChannel(t *testing.T) {
+	t.Parallel()
 	srv := tmuxtest.New(t)
 	pane := srv.NewPane("s", "bash", 80, 20)
 	// waiting waits until tmx waits on channel: its client (a tmux
@@ -487,6 +498,7 @@ func TestWaitForChannel(t *testing.T) {
 }
 
 func TestSearchAndSnapshot(t *testing.T) {
+	t.Parallel()
 	srv := tmuxtest.New(t)
 	a := srv.NewPane("a", "bash", 80, 20)
 	b := srv.NewPane("b", "bash", 80, 20)
@@ -522,6 +534,7 @@ func TestSearchAndSnapshot(t *testing.T) {
 // text through strftime, so an id written into the format literally
 // ("%3") came back mangled and those panes were silently not searched.
 func TestSearchReadsEveryPane(t *testing.T) {
+	t.Parallel()
 	srv := tmuxtest.New(t)
 	first := srv.NewPane("s", "bash", 80, 20)
 	panes := []string{first}
@@ -550,6 +563,7 @@ func TestSearchReadsEveryPane(t *testing.T) {
 // Text piped in with echo ends in a newline that is not part of it:
 // wait --stdin and type --stdin drop one final newline.
 func TestStdinDropsFinalNewline(t *testing.T) {
+	t.Parallel()
 	srv := tmuxtest.New(t)
 	pane := srv.NewPane("s", "bash", 80, 20)
 	typeLine(srv, pane, "echo READY-X", "READY-X")

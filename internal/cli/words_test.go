@@ -17,6 +17,7 @@ import (
 // end's words are its own: the CLI's name no tool, tmx-mcp's name no tmx
 // command or flag.
 func TestWordsCoverEveryFix(t *testing.T) {
+	t.Parallel()
 	used := map[string]string{}
 	re := regexp.MustCompile(`(?:WithFix|FixOf)\("([a-z_]+)"|Fix: +"([a-z_]+)"`)
 	for _, dir := range []string{"../../client", "../tmux", "."} {
@@ -68,6 +69,7 @@ func TestWordsCoverEveryFix(t *testing.T) {
 // A run that stops waiting says how to wait again in the words of the
 // front end that asked: the CLI's command, or tmx-mcp's argument.
 func TestRunNoteSpeaksItsFrontEnd(t *testing.T) {
+	t.Parallel()
 	srv := tmuxtest.New(t)
 	pane := srv.NewPane("s", "bash", 80, 20)
 	d := runIn(t, srv, pane, "sleep 30", 125, "--timeout", "0.5")

@@ -24,6 +24,7 @@ import (
 // it only in the --stdin-args document, exactly. The child is a script
 // that records its argv and stdin.
 func TestCheckedArgumentsReachTheCLI(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	rec := filepath.Join(dir, "argv")
 	cli := filepath.Join(dir, "tmx")

@@ -16,6 +16,7 @@ import (
 // all the same), every argument of an unknown tool, and the same inside a
 // batch's operations. Targets and switches stay readable.
 func TestAuditDigestsCallerText(t *testing.T) {
+	t.Parallel()
 	srv := tmuxtest.New(t)
 	pane := srv.NewPane("s", "bash", 80, 20)
 	audit := filepath.Join(t.TempDir(), "audit.jsonl")

@@ -392,6 +392,7 @@ type auditCall struct {
 }
 
 func TestBadInputEveryTool(t *testing.T) {
+	t.Parallel()
 	f := newBadFixture(t)
 	audit := filepath.Join(t.TempDir(), "audit.jsonl")
 	s := connect(t, f.srv, "TMX_TOOLSETS=all", "TMX_AUDIT="+audit)
@@ -473,6 +474,7 @@ func TestBadInputEveryTool(t *testing.T) {
 // its id, and its audit record; a value too deep for the schema a tool
 // error. The server keeps serving and tmux stays as it was.
 func TestBadInputOnTheWire(t *testing.T) {
+	t.Parallel()
 	f := newBadFixture(t)
 	audit := filepath.Join(t.TempDir(), "audit.jsonl")
 	p := startRaw(t, f.srv, "TMX_TOOLSETS=all", "TMX_AUDIT="+audit)

@@ -17,6 +17,7 @@ import (
 // With TMX_TOOLSETS=all, tools/list holds every catalog tool, each in its
 // toolset, in catalog order.
 func TestListAllToolsets(t *testing.T) {
+	t.Parallel()
 	srv := tmuxtest.New(t)
 	s := connect(t, srv, "TMX_TOOLSETS=all")
 	tools := toolIndex(t, s)
@@ -61,6 +62,7 @@ func mustFail(t *testing.T, s *sdk.ClientSession, tools map[string]*sdk.Tool, na
 // Every inspect and manage tool added after the first cut, through the
 // SDK client, each checked against what tmux then holds.
 func TestInspectAndManageTools(t *testing.T) {
+	t.Parallel()
 	srv := tmuxtest.New(t)
 	top := srv.NewPane("work", "bash", 120, 40)
 	bottom := srv.Tmux("split-window", "-v", "-t", top, "-P", "-F", "#{pane_id}")
@@ -241,6 +243,7 @@ func TestInspectAndManageTools(t *testing.T) {
 // A tool excluded with TMX_EXCLUDE_TOOLS is out of the batch's nested
 // authority too.
 func TestBatchHonoursExclusion(t *testing.T) {
+	t.Parallel()
 	srv := tmuxtest.New(t)
 	pane := srv.NewPane("s", "bash", 80, 20)
 	s := connect(t, srv, "TMX_EXCLUDE_TOOLS=capture_pane")
@@ -260,6 +263,7 @@ func TestBatchHonoursExclusion(t *testing.T) {
 // A batch added to a surface without the inspect toolset calls only the
 // inspect tools that surface serves.
 func TestBatchHonoursSurface(t *testing.T) {
+	t.Parallel()
 	srv := tmuxtest.New(t)
 	pane := srv.NewPane("s", "bash", 80, 20)
 	s := connect(t, srv, "TMX_TOOLSETS=manage", "TMX_TOOLS=call_read_tools_batch,list_panes")
@@ -278,6 +282,7 @@ func TestBatchHonoursSurface(t *testing.T) {
 
 // Execute and teardown tools added after the first cut.
 func TestExecuteTools(t *testing.T) {
+	t.Parallel()
 	srv := tmuxtest.New(t)
 	a := srv.NewPane("s", "bash", 100, 30)
 	b := srv.Tmux("split-window", "-t", a, "-P", "-F", "#{pane_id}")

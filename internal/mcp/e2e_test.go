@@ -101,6 +101,7 @@ func errText(res *sdk.CallToolResult) string {
 // listed with their rows, and run_shell_command returns exit_status 3 and
 // output hi for "echo hi; exit 3".
 func TestSDKEndToEnd(t *testing.T) {
+	t.Parallel()
 	srv := tmuxtest.New(t)
 	s := connect(t, srv, "TMX_TOOLSETS=all")
 	tools := toolIndex(t, s)
@@ -218,6 +219,7 @@ func TestSDKEndToEnd(t *testing.T) {
 // Calls run concurrently: ten commands in ten panes each wait until all ten
 // have started, which only happens if the calls are in flight together.
 func TestConcurrentCalls(t *testing.T) {
+	t.Parallel()
 	srv := tmuxtest.New(t)
 	s := connect(t, srv)
 	tools := toolIndex(t, s)
@@ -257,6 +259,7 @@ func TestConcurrentCalls(t *testing.T) {
 // A cancelled call leaves no child process, sends no reply, and later calls
 // still work. The command text never shows in ps.
 func TestCancelKillsChild(t *testing.T) {
+	t.Parallel()
 	srv := tmuxtest.New(t)
 	srv.NewPane("s", "bash", 80, 20)
 	s := connect(t, srv)
@@ -288,6 +291,7 @@ func TestCancelKillsChild(t *testing.T) {
 // Progress: a run with a progressToken gets notifications about once a
 // second.
 func TestProgressNotifications(t *testing.T) {
+	t.Parallel()
 	srv := tmuxtest.New(t)
 	srv.NewPane("s", "bash", 80, 20)
 	var mu sync.Mutex
@@ -355,6 +359,7 @@ func TestProgressNotifications(t *testing.T) {
 
 // The tmx mcp launcher replaces tmx with tmx-mcp.
 func TestLauncher(t *testing.T) {
+	t.Parallel()
 	srv := tmuxtest.New(t)
 	bin := t.TempDir()
 	fake := filepath.Join(bin, "tmx-mcp")
@@ -371,7 +376,9 @@ func TestLauncher(t *testing.T) {
 	if out, code := run(bin+":/usr/bin:/bin", "-L", "other", "mcp", "--schema", "--", "x"); code != 7 || out != "fake tmx-mcp --socket-name other --schema -- x\n" {
 		t.Errorf("launcher: %d %q", code, out)
 	}
-	if out, code := run("/usr/bin:/bin", "mcp"); code != 127 || !strings.Contains(out, "tmx-mcp was found neither") {
+	// PATH names only an empty directory: a machine with tmx installed
+	// has a tmx-mcp in /usr/bin.
+	if out, code := run(t.TempDir(), "mcp"); code != 127 || !strings.Contains(out, "tmx-mcp was found neither") {
 		t.Errorf("missing tmx-mcp: %d %q", code, out)
 	}
 	os.WriteFile(fake, []byte("this is not a program"), 0o755)

@@ -58,6 +58,7 @@ func eraSession(t *testing.T, srv *tmuxtest.Server, version string) (*sdk.Client
 // its calls, each carrying its version in _meta, are served; asked for
 // 2025-11-25 it uses the initialize handshake.
 func TestSDKBothEras(t *testing.T) {
+	t.Parallel()
 	srv := tmuxtest.New(t)
 	pane := srv.NewPane("s", "bash", 80, 20)
 	for _, c := range []struct{ ask, want string }{{"", "2026-07-28"}, {"2025-11-25", "2025-11-25"}} {
@@ -97,6 +98,7 @@ func TestSDKBothEras(t *testing.T) {
 // resultType (and ttlMs and cacheScope where cacheable) and serverInfo;
 // versions, malformed _meta and removed methods get their errors.
 func TestModernRequests(t *testing.T) {
+	t.Parallel()
 	srv := tmuxtest.New(t)
 	p := startRaw(t, srv)
 	meta := `"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}`
@@ -179,6 +181,7 @@ func fmtJSON(v any) string { b, _ := json.Marshal(v); return string(b) }
 // session that negotiated 2025-03-26; refused before initialize, in later
 // revisions, and empty; initialize may not be in one.
 func TestBatches(t *testing.T) {
+	t.Parallel()
 	srv := tmuxtest.New(t)
 	initialize := func(p *proc, version string) {
 		t.Helper()

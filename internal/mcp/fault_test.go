@@ -242,6 +242,7 @@ func faultAudit(t *testing.T, path string) []map[string]any {
 // hang, no child is left, and SIGUSR1 (what the hint says) brings the
 // server back to the same tmx-mcp.
 func TestFaultSocketDeletedMCP(t *testing.T) {
+	t.Parallel()
 	srv := tmuxtest.New(t)
 	pane := srv.NewPane("s", "bash", 80, 20)
 	s, mcpPid := faultSession(t, srv)
@@ -298,6 +299,7 @@ func TestFaultSocketDeletedMCP(t *testing.T) {
 // The tmux binary disappears under a running tmx-mcp, or was never on its
 // PATH: calls fail with tmux_not_found and a hint, nothing hangs.
 func TestFaultTmuxMissingMCP(t *testing.T) {
+	t.Parallel()
 	srv := tmuxtest.New(t)
 	pane := srv.NewPane("s", "bash", 80, 20)
 	real, err := exec.LookPath("tmux")
@@ -355,6 +357,7 @@ func TestFaultTmuxMissingMCP(t *testing.T) {
 // answers) is killed at the call's deadline with its whole process group,
 // the call fails with cli_timed_out, and later calls work.
 func TestFaultHungChildTimesOut(t *testing.T) {
+	t.Parallel()
 	srv := tmuxtest.New(t)
 	pane := srv.NewPane("s", "bash", 80, 20)
 	audit := filepath.Join(t.TempDir(), "audit.jsonl")
@@ -429,6 +432,7 @@ func TestFaultHungChildTimesOut(t *testing.T) {
 // TMX_MCP_CALL_DEADLINE can only lower the deadline; anything else falls
 // back to 60 s with a warning.
 func TestCallDeadlineKnob(t *testing.T) {
+	t.Parallel()
 	for v, want := range map[string]time.Duration{
 		"": 60 * time.Second, "2": 2 * time.Second, "60": 60 * time.Second,
 		"0": 60 * time.Second, "61": 60 * time.Second, "-3": 60 * time.Second, "2s": 60 * time.Second,

@@ -24,6 +24,7 @@ import (
 // and teardown works there. The "host" is a private sshd on 127.0.0.1
 // whose sessions run this binary as tmx.
 func TestMCPServesHost(t *testing.T) {
+	t.Parallel()
 	if _, err := sshtest.Find(); err != nil {
 		t.Skip(err)
 	}
@@ -112,6 +113,7 @@ func TestMCPServesHost(t *testing.T) {
 
 // tmx-mcp does not start for a host it cannot use, and says why.
 func TestMCPRefusesUnusableHost(t *testing.T) {
+	t.Parallel()
 	if _, err := sshtest.Find(); err != nil {
 		t.Skip(err)
 	}

@@ -17,6 +17,7 @@ import (
 // and the job never runs. The table must cover every format sink of the
 // catalog, so a new one cannot go untested.
 func TestFormatInputsStayLiteral(t *testing.T) {
+	t.Parallel()
 	srv := tmuxtest.New(t)
 	pane := srv.NewPane("lit", "bash", 100, 30)
 	s := connect(t, srv, "TMX_TOOLSETS=all")

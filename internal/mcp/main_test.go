@@ -42,7 +42,7 @@ func TestMain(m *testing.M) {
 		stop()
 		os.Exit(code)
 	}
-	os.Exit(m.Run())
+	os.Exit(tmuxtest.Main(m))
 }
 
 // serverCmd returns the command that starts tmx-mcp on srv's socket.

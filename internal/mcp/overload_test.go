@@ -76,6 +76,7 @@ func toolText(t *testing.T, r map[string]any) (string, bool) {
 // was then killed at the deadline (it did not exit in time) reports that
 // document. The tmx child is a script.
 func TestOverloadReportsNoFalseFailure(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	cli := filepath.Join(dir, "tmx")
 	script := `#!/bin/sh

@@ -16,6 +16,7 @@ import (
 
 // A panic in one call becomes that call's error; the server keeps serving.
 func TestPanicInCallIsThatCallsError(t *testing.T) {
+	t.Parallel()
 	boom := &catalog.Tool{
 		Name: "boom", Title: "Boom", Toolset: catalog.Inspect, Summary: "panics", Output: result.Version{},
 		Reach: catalog.ReachNone, Effects: []catalog.Effect{catalog.Observe},

@@ -12,6 +12,7 @@ import (
 // stdin and arrive whole (a comma in a stop text splits nothing), and an
 // environment that would run code is refused with the fix in tools' terms.
 func TestPayloadsAndEnvironmentThroughMCP(t *testing.T) {
+	t.Parallel()
 	srv := tmuxtest.New(t)
 	pane := srv.NewPane("s", "bash", 100, 30)
 	srv.Tmux("send-keys", "-t", pane, "-l", "echo 'READY-7'; echo 'q'")

@@ -28,6 +28,7 @@ func code(t *testing.T, reply map[string]any) int64 {
 
 // What an SDK hides: framing, ids, lifecycle, protocol errors.
 func TestRawProtocol(t *testing.T) {
+	t.Parallel()
 	srv := tmuxtest.New(t)
 	p := startRaw(t, srv)
 
@@ -135,6 +136,7 @@ func textOf(res map[string]any) string {
 }
 
 func TestVersionNegotiation(t *testing.T) {
+	t.Parallel()
 	srv := tmuxtest.New(t)
 	for requested, want := range map[string]string{
 		"2025-11-25": "2025-11-25", "2025-06-18": "2025-06-18", "2025-03-26": "2025-03-26",
@@ -154,6 +156,7 @@ func TestVersionNegotiation(t *testing.T) {
 
 // The surface is frozen: a hidden tool is neither listed nor callable.
 func TestHiddenToolIsNotCallable(t *testing.T) {
+	t.Parallel()
 	srv := tmuxtest.New(t)
 	p := startRaw(t, srv, "TMX_TOOLSETS=inspect,execute", "TMX_EXCLUDE_TOOLS=run_shell_command")
 	p.initialize()
@@ -174,6 +177,7 @@ func TestHiddenToolIsNotCallable(t *testing.T) {
 
 // Unknown toolset or tool names stop startup with the valid names.
 func TestStartupRejectsUnknownNames(t *testing.T) {
+	t.Parallel()
 	srv := tmuxtest.New(t)
 	for _, env := range []string{"TMX_TOOLSETS=inspect,readonly", "TMX_TOOLS=run_command", "TMX_EXCLUDE_TOOLS=kill"} {
 		cmd := serverCmd(srv, env)
@@ -189,6 +193,7 @@ func TestStartupRejectsUnknownNames(t *testing.T) {
 
 // stdin EOF ends the server promptly and reaps a call in flight.
 func TestEOFEndsServerAndReapsChildren(t *testing.T) {
+	t.Parallel()
 	srv := tmuxtest.New(t)
 	srv.NewPane("s", "bash", 80, 20)
 	p := startRaw(t, srv)
@@ -222,6 +227,7 @@ func waitForChild(t *testing.T, socket string, want bool) {
 // --schema prints exactly the tools/list array, and none of the standalone
 // modes run tmux (a bogus TMX_TMUX would fail them if they did).
 func TestStandaloneModes(t *testing.T) {
+	t.Parallel()
 	srv := tmuxtest.New(t)
 	run := func(args ...string) string {
 		cmd := serverCmd(srv, "TMX_TMUX=/nonexistent/tmux")
@@ -275,6 +281,7 @@ func mcpToolNames() []string {
 
 // The audit trail goes to TMX_AUDIT, one record per call, payloads digested.
 func TestAuditFile(t *testing.T) {
+	t.Parallel()
 	srv := tmuxtest.New(t)
 	srv.NewPane("s", "bash", 80, 20)
 	audit := filepath.Join(t.TempDir(), "audit.jsonl")
@@ -311,6 +318,7 @@ func TestAuditFile(t *testing.T) {
 // Arguments are checked again before anything runs: string, payload and
 // array caps (SPEC section 9).
 func TestArgumentCaps(t *testing.T) {
+	t.Parallel()
 	srv := tmuxtest.New(t)
 	p := startRaw(t, srv)
 	p.initialize()
@@ -342,6 +350,7 @@ func TestArgumentCaps(t *testing.T) {
 // server itself. TMUX_TMPDIR moves the default socket into a temporary
 // directory, so no real tmx server is touched.
 func TestTeardownDefault(t *testing.T) {
+	t.Parallel()
 	tmpdir := t.TempDir()
 	env := []string{"TMUX_TMPDIR=" + tmpdir, "PATH=" + os.Getenv("PATH")}
 	st, err := mcp.Startup(mcp.StartupOptions{Environ: env})
@@ -379,6 +388,7 @@ func TestTeardownDefault(t *testing.T) {
 // ProgressToken = string | number); anything else is refused with -32602
 // rather than echoed in every progress notification.
 func TestProgressTokenShape(t *testing.T) {
+	t.Parallel()
 	srv := tmuxtest.New(t)
 	p := startRaw(t, srv)
 	p.initialize()
@@ -401,6 +411,7 @@ func TestProgressTokenShape(t *testing.T) {
 // A call cancelled at once (the cancellation on the line after it) is
 // audited under the client's request id.
 func TestImmediateCancelAuditsClientID(t *testing.T) {
+	t.Parallel()
 	srv := tmuxtest.New(t)
 	srv.NewPane("s", "bash", 80, 20)
 	audit := filepath.Join(t.TempDir(), "audit.jsonl")

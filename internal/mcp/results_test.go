@@ -13,6 +13,7 @@ import (
 // \u003c, \u003e and \u0026, in structuredContent or in the text content,
 // in either era.
 func TestResultsAreNotHTMLEscaped(t *testing.T) {
+	t.Parallel()
 	srv := tmuxtest.New(t)
 	pane := srv.NewPane("s", "bash", 80, 20)
 	srv.Tmux("send-keys", "-t", pane, "printf '%s\\n' 'a<&>b'", "Enter")

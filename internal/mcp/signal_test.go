@@ -23,6 +23,7 @@ import (
 // wait-for waiter behind 2 s after tmx-mcp is gone; after SIGHUP every
 // call is audited as cancelled.
 func TestFaultSignalsLeaveNothing(t *testing.T) {
+	t.Parallel()
 	for _, sig := range []syscall.Signal{syscall.SIGHUP, syscall.SIGKILL} {
 		t.Run(strings.ToUpper(sig.String()), func(t *testing.T) { faultSignal(t, sig) })
 	}

@@ -87,6 +87,7 @@ type soakSample struct {
 }
 
 func TestSoak(t *testing.T) {
+	t.Parallel()
 	total := soakEnvInt(t, "TMX_SOAK_CALLS", 4000, 2000)
 	workers := soakEnvInt(t, "TMX_SOAK_WORKERS", 8, 1)
 	ops := []int{0, 1, 2, 3, 4, 5, 6, 7, 8, 9}

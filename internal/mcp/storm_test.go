@@ -73,6 +73,9 @@ func stormNoLeak(t *testing.T, before map[int]string) {
 // pull requests 5004 and 4980); tmx serialises its control clients'
 // attach and detach and ends a cancelled child with SIGTERM first, so the
 // server must survive the storm.
+//
+// Not parallel: the goroutine check counts every goroutine of the test
+// process, so it runs in the serial phase, before the parallel tests.
 func TestCancelStorm(t *testing.T) {
 	srv := tmuxtest.New(t)
 	const rounds, perRound = 10, 10

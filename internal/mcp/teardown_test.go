@@ -78,6 +78,7 @@ func startup(t *testing.T, env []string) *mcp.Started {
 // teardown, and a running one refuses each teardown call with
 // foreign_server while get_server_info says provenance unknown.
 func TestTeardownFollowsServerGeneration(t *testing.T) {
+	t.Parallel()
 	srv := tmuxtest.New(t)
 	env := defaultSocketEnv(t, srv)
 	runtime := ""

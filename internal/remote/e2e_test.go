@@ -17,6 +17,7 @@ import (
 // printed for this side's terminal; the settings (socket, budgets) travel
 // with the call.
 func TestHostRunCaptureSinceWait(t *testing.T) {
+	t.Parallel()
 	r := newRig(t)
 	r.srv.NewPane("w", "bash", 80, 24)
 	h := r.host
@@ -112,6 +113,7 @@ func toStrings(v any) []string {
 // Teardown through --host needs --confirm as here, and closes the session
 // on the host.
 func TestHostTeardown(t *testing.T) {
+	t.Parallel()
 	r := newRig(t)
 	r.srv.NewPane("gone", "bash", 80, 24)
 	r.srv.NewPane("stays", "bash", 80, 24)
@@ -137,6 +139,7 @@ func TestHostTeardown(t *testing.T) {
 // stops as it would here and says so), nothing of the call is left on
 // the host: no session, no command, no tmux client.
 func TestHostCancelEndsRemoteSide(t *testing.T) {
+	t.Parallel()
 	r := newRig(t)
 	r.srv.NewPane("w", "bash", 80, 24)
 	for _, how := range []string{"SIGKILL", "SIGKILL group", "SIGTERM"} {
@@ -174,6 +177,7 @@ func TestHostCancelEndsRemoteSide(t *testing.T) {
 
 // A deadline on the call (its context) ends the remote side too.
 func TestHostDeadlineEndsRemoteSide(t *testing.T) {
+	t.Parallel()
 	r := newRig(t)
 	r.srv.NewPane("w", "bash", 80, 24)
 	r.tmx("", nil, "--host", r.host, "version") // the connection is up
@@ -192,6 +196,7 @@ func TestHostDeadlineEndsRemoteSide(t *testing.T) {
 // checked once for it; more calls at once than sshd's MaxSessions (10)
 // open a second connection rather than fail or pay a handshake each.
 func TestHostSharesConnections(t *testing.T) {
+	t.Parallel()
 	r := newRig(t)
 	r.srv.NewPane("w", "bash", 80, 24)
 	for range 5 {
@@ -232,29 +237,40 @@ func TestHostSharesConnections(t *testing.T) {
 // no process on the machine shows the command's text in its arguments,
 // whether the caller gave it on stdin or on tmx's own command line.
 func TestHostNoPayloadInProcessTable(t *testing.T) {
+	t.Parallel()
 	r := newRig(t)
 	r.srv.NewPane("w", "bash", 80, 24)
 	for _, via := range []string{"stdin", "argv"} {
 		secret := "SECRET-" + via + "-7f3a"
 		var wg sync.WaitGroup
 		var res result
+		done := make(chan struct{})
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			defer close(done)
 			if via == "stdin" {
 				res = r.tmx(`{"command":"sleep 2; echo `+secret+`"}`, nil, "--host", r.host, "--json", "run", "--stdin-args", "w")
 			} else {
 				res = r.tmx("", nil, "--host", r.host, "--json", "run", "w", "--", "sleep 2; echo "+secret)
 			}
 		}()
+		// Look for as long as the call runs: its remote side starts when
+		// its connection is up, later on a loaded machine.
 		seen := map[string]bool{}
-		for deadline := time.Now().Add(1500 * time.Millisecond); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+	look:
+		for {
 			for _, p := range r.remoteProcs() {
 				seen[p] = true
 			}
 			if hit := argvHolding(secret); hit != "" {
 				t.Errorf("%s: a process shows the payload: %s", via, hit)
 				break
+			}
+			select {
+			case <-done:
+				break look
+			case <-time.After(20 * time.Millisecond):
 			}
 		}
 		wg.Wait()
@@ -282,6 +298,7 @@ func argvHolding(s string) string {
 // TMX_HOST selects the host as --host does; an empty --host selects this
 // machine over it; only the global flags carry --host.
 func TestHostFromEnvironment(t *testing.T) {
+	t.Parallel()
 	r := newRig(t)
 	r.srv.NewPane("w", "bash", 80, 24)
 	res := r.tmx("", []string{"TMX_HOST=" + r.host}, "--json", "ls")
@@ -302,6 +319,7 @@ func TestHostFromEnvironment(t *testing.T) {
 // killed outright) is host_disconnected, with nothing on stdout, and the
 // command it ran on the host ends too.
 func TestHostDisconnected(t *testing.T) {
+	t.Parallel()
 	r := newRig(t)
 	r.srv.NewPane("w", "bash", 80, 24)
 	done := make(chan result, 1)

@@ -20,6 +20,7 @@ import (
 // key), on stderr alone, in the document of the --json contract naming
 // the host, and in the human form.
 func TestHostErrorsNameTheFix(t *testing.T) {
+	t.Parallel()
 	r := newRig(t)
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -73,6 +74,7 @@ func TestHostErrorsNameTheFix(t *testing.T) {
 // there, with both versions in the message; the check is made once per
 // connection and kept.
 func TestHostRefusesOlderTmx(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("builds tmx")
 	}
@@ -119,6 +121,7 @@ func TestHostRefusesOlderTmx(t *testing.T) {
 // and accepted again by its own; so with a key of the caller's (as
 // tmx-mcp hands its children) as with the machines' own keys.
 func TestCursorsBoundToHost(t *testing.T) {
+	t.Parallel()
 	r := newRig(t)
 	r.srv.NewPane("w", "bash", 80, 24)
 	other := currentUser() + "@" + r.host // the same sshd, by another name
@@ -168,6 +171,7 @@ func TestCursorsBoundToHost(t *testing.T) {
 // The remote tmx's path is one word for the login shell however hostile
 // it is; and names with shell syntax reach tmux as they are.
 func TestHostHostileWords(t *testing.T) {
+	t.Parallel()
 	r := newRig(t)
 	dir := filepath.Join(t.TempDir(), "it's a $dir;`touch /tmp/tmx-pwned` \\ {a,b} *")
 	if err := os.MkdirAll(dir, 0o755); err != nil {

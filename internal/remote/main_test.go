@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/tmx-sh/tmx/internal/cli"
+	"github.com/tmx-sh/tmx/internal/tmuxtest"
 )
 
 // TestMain lets the test binary be tmx (TMX_TEST_MAIN=1), here and as the
@@ -25,5 +26,5 @@ func TestMain(m *testing.M) {
 		json.NewEncoder(os.Stdout).Encode(words)
 		os.Exit(0)
 	}
-	os.Exit(m.Run())
+	os.Exit(tmuxtest.Main(m))
 }

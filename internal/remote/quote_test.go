@@ -23,6 +23,7 @@ var hostile = []string{
 // shell would parse ssh's command line: `SHELL -c LINE` runs this test
 // binary, which prints its arguments.
 func TestQuoteThroughShells(t *testing.T) {
+	t.Parallel()
 	self, err := os.Executable()
 	if err != nil {
 		t.Fatal(err)

@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -33,6 +34,10 @@ type rig struct {
 	// TMX_REMOTE_TMX, with a short private directory for ssh's sockets.
 	env  []string
 	host string // the sshd as --host takes it
+	// remoteDir is the XDG_RUNTIME_DIR of the host's side: in the
+	// environment of every process the rig's sshd starts, and of no other
+	// test's.
+	remoteDir string
 }
 
 func newRig(t *testing.T) *rig {
@@ -55,7 +60,7 @@ func newRig(t *testing.T) *rig {
 		t.Fatal(err)
 	}
 	os.Chmod(local, 0o700)
-	r := &rig{t: t, srv: srv, sshd: sshd, self: self, host: sshd.Host}
+	r := &rig{t: t, srv: srv, sshd: sshd, self: self, host: sshd.Host, remoteDir: remoteDir}
 	for _, kv := range srv.Env {
 		if !strings.HasPrefix(kv, "XDG_RUNTIME_DIR=") && !strings.HasPrefix(kv, remote.Env+"=") {
 			r.env = append(r.env, kv)
@@ -140,8 +145,10 @@ func (r *rig) process(extra []string, args ...string) *exec.Cmd {
 	return cmd
 }
 
-// remoteProcs lists the processes of remote sides that run this binary:
-// sessions (tmx --over-ssh=N) and their commands (tmx --over-ssh-child).
+// remoteProcs lists the processes of the rig's remote side that run this
+// binary: sessions (tmx --over-ssh=N) and their commands (tmx
+// --over-ssh-child). Those of other tests running at the same time have
+// another remoteDir in their environment.
 func (r *rig) remoteProcs() []string {
 	var out []string
 	dirs, _ := os.ReadDir("/proc")
@@ -155,7 +162,11 @@ func (r *rig) remoteProcs() []string {
 		}
 		b, _ := os.ReadFile(filepath.Join("/proc", d.Name(), "cmdline"))
 		args := strings.Split(strings.TrimRight(string(b), "\x00"), "\x00")
-		if len(args) > 1 && (args[1] == remote.ChildFlag || strings.HasPrefix(args[1], remote.ServeFlag+"=")) {
+		if len(args) < 2 || args[1] != remote.ChildFlag && !strings.HasPrefix(args[1], remote.ServeFlag+"=") {
+			continue
+		}
+		environ, _ := os.ReadFile(filepath.Join("/proc", d.Name(), "environ"))
+		if slices.Contains(strings.Split(string(environ), "\x00"), "XDG_RUNTIME_DIR="+r.remoteDir) {
 			out = append(out, d.Name()+" "+strings.Join(args, " "))
 		}
 	}

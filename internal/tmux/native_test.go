@@ -22,6 +22,7 @@ import (
 // title, with and without CLIENT_UTF8 (which decides whether the server
 // replaces non-ASCII output with "_").
 func TestFormats(t *testing.T) {
+	t.Parallel()
 	eachBuild(t, func(t *testing.T, s *server) {
 		s.mustExec("new-session", "-d", "-s", "naïve-日本 x", "-x", "80", "-y", "24")
 		s.mustExec("new-window", "-d", "-t", "main:", "-n", "wïn dow")
@@ -55,6 +56,7 @@ func TestFormats(t *testing.T) {
 // client sends: TMUX_PANE picks the current pane when no -t is given, and
 // Cwd is a new window's start directory.
 func TestEnvironmentAndCwd(t *testing.T) {
+	t.Parallel()
 	eachBuild(t, func(t *testing.T, s *server) {
 		// With no -t and no session of its own, a command client's current
 		// session is the one holding the pane TMUX_PANE names (cmd-find.c);
@@ -97,6 +99,7 @@ func TestEnvironmentAndCwd(t *testing.T) {
 // TestCaptureHistory compares a capture of 10,000 lines of history (about
 // 470 KB, some thirty MSG_WRITE chunks).
 func TestCaptureHistory(t *testing.T) {
+	t.Parallel()
 	eachBuild(t, func(t *testing.T, s *server) {
 		pane := s.historyPane(10000)
 		n := s.same(t, true, s.env, nil, "capture-pane", "-p", "-t", pane, "-S", "-", "-E", "-")
@@ -122,6 +125,7 @@ func TestCaptureHistory(t *testing.T) {
 // standard output taken by the first stream that opens it, as tmux's client
 // closes its descriptor once it is handed over.
 func TestErrorsAndCommandLists(t *testing.T) {
+	t.Parallel()
 	eachBuild(t, func(t *testing.T, s *server) {
 		n := s.same(t, true, s.env, nil, "list-panes", "-t", "nosuch")
 		if n.ExitStatus != 1 || !bytes.HasPrefix(n.Stderr, []byte("can't find")) || !bytes.HasSuffix(n.Stderr, []byte("\n")) {
@@ -168,6 +172,7 @@ func TestErrorsAndCommandLists(t *testing.T) {
 // TestFilePathsRefused: a command that asks the client to open a file by
 // path fails cleanly with the errno the native client answers.
 func TestFilePathsRefused(t *testing.T) {
+	t.Parallel()
 	eachBuild(t, func(t *testing.T, s *server) {
 		s.mustExec("set-buffer", "-b", "one", "hello")
 		file := filepath.Join(s.dir, "out")
@@ -190,6 +195,7 @@ func TestFilePathsRefused(t *testing.T) {
 
 // TestLoadBufferFromStdin sends 200 KB as MSG_READ chunks and reads it back.
 func TestLoadBufferFromStdin(t *testing.T) {
+	t.Parallel()
 	data := make([]byte, 200*1024)
 	rng := rand.New(rand.NewPCG(1, 2))
 	for i := range data {
@@ -219,6 +225,7 @@ func TestLoadBufferFromStdin(t *testing.T) {
 // registered until the channel is signalled, and that signal wakes only
 // the dead waiter, so a wait-for that starts after it blocks.
 func TestWaitForCancelled(t *testing.T) {
+	t.Parallel()
 	eachBuild(t, func(t *testing.T, s *server) {
 		ghost := func(t *testing.T, cancel func(channel string)) bool {
 			ch := "ch" + strconv.Itoa(rand.IntN(1e9))
@@ -280,6 +287,7 @@ func (s *server) waitOption(name, v string) {
 // MSG_SHUTDOWN, which tmux's client reports as success (status 0); the
 // native client says Shutdown.
 func TestKillServerWhileWaiting(t *testing.T) {
+	t.Parallel()
 	eachBuild(t, func(t *testing.T, s *server) {
 		type result struct {
 			r   Response
@@ -314,6 +322,7 @@ func TestKillServerWhileWaiting(t *testing.T) {
 // TestCommandTooLong: the exact limit passes, one byte more fails before
 // anything is sent, as tmux's client fails it.
 func TestCommandTooLong(t *testing.T) {
+	t.Parallel()
 	eachBuild(t, func(t *testing.T, s *server) {
 		fixed := len("display-message") + 1 + len("-p") + 1 + 1
 		ok := strings.Repeat("x", maxArgv-fixed)
@@ -337,6 +346,7 @@ func TestCommandTooLong(t *testing.T) {
 // TestNoServer: a missing socket and a socket file nobody listens on both
 // give ErrNoServer, with the text tmux's client prints.
 func TestNoServer(t *testing.T) {
+	t.Parallel()
 	eachBuild(t, func(t *testing.T, s *server) {
 		missing := filepath.Join(s.dir, "missing")
 		stale := filepath.Join(s.dir, "stale")
@@ -365,6 +375,7 @@ func TestNoServer(t *testing.T) {
 
 // TestBadRequests are refused before anything is sent.
 func TestBadRequests(t *testing.T) {
+	t.Parallel()
 	for _, r := range []Request{
 		{Socket: "rel/sock", Argv: []string{"ls"}},
 		{Socket: "/tmp/s", Argv: nil},
@@ -383,6 +394,7 @@ func TestBadRequests(t *testing.T) {
 // TestContextDoneFirst: a context that has ended stops Do before it
 // connects.
 func TestContextDoneFirst(t *testing.T) {
+	t.Parallel()
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	_, err := Do(ctx, Request{Socket: filepath.Join(t.TempDir(), "missing"), Argv: []string{"ls"}})

@@ -7,6 +7,7 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -17,6 +18,7 @@ import (
 	"time"
 
 	"github.com/tmx-sh/tmx/client"
+	"github.com/tmx-sh/tmx/internal/tmux"
 )
 
 // Server is one test's private tmux server. It starts when the first
@@ -31,9 +33,11 @@ type Server struct {
 }
 
 // New returns a private server for t, skipping the test when tmux is not
-// installed. The server is killed when the test ends.
+// installed and under go test -short. The server is killed when the test
+// ends.
 func New(t testing.TB) *Server {
 	t.Helper()
+	skipShort(t)
 	if _, err := exec.LookPath("tmux"); err != nil {
 		t.Skip("tmux is not installed")
 	}
@@ -111,7 +115,14 @@ func (s *Server) Tmux(args ...string) string {
 }
 
 // TryTmux is Tmux returning the error (with stderr) instead of failing.
+// Once the server runs, the command goes through tmux's client protocol
+// (package tmux) rather than a tmux process: the same command for the
+// server, without an exec per call, which is most of what the tests'
+// polling of screens cost.
 func (s *Server) TryTmux(args ...string) (string, error) {
+	if out, err, ok := s.tryNative(args); ok {
+		return out, err
+	}
 	cmd := exec.Command("tmux", append([]string{"-u", "-L", s.Name, "-f", "/dev/null"}, args...)...)
 	cmd.Env = s.Env
 	out, err := cmd.Output()
@@ -119,6 +130,30 @@ func (s *Server) TryTmux(args ...string) (string, error) {
 		return strings.TrimSpace(string(out)), &tmuxError{err: ee, stderr: strings.TrimSpace(string(ee.Stderr))}
 	}
 	return strings.TrimSpace(string(out)), err
+}
+
+// tryNative runs args with the native client. ok is false when they must
+// run through the tmux binary instead, and then nothing was run: no
+// server yet (the binary starts one), a command that needs a terminal, or
+// a server speaking another protocol.
+func (s *Server) tryNative(args []string) (out string, err error, ok bool) {
+	if len(args) == 0 {
+		return "", nil, false
+	}
+	resp, err := tmux.Do(context.Background(), tmux.Request{
+		Socket: client.Socket{Name: s.Name}.PathIn(s.getenv), Argv: args, Env: s.Env, UTF8: true,
+	})
+	switch {
+	case errors.Is(err, tmux.ErrUseExec), errors.Is(err, tmux.ErrNoServer):
+		return "", nil, false
+	case err != nil:
+		return "", err, true
+	}
+	out = strings.TrimSpace(string(resp.Stdout))
+	if resp.ExitStatus != 0 {
+		return out, &tmuxError{err: fmt.Errorf("exit status %d", resp.ExitStatus), stderr: strings.TrimSpace(string(resp.Stderr))}, true
+	}
+	return out, nil, true
 }
 
 type tmuxError struct {
@@ -257,6 +292,27 @@ func (s *Server) WaitFor(pane string, cond func(screen string) bool, timeout tim
 			s.t.Fatalf("pane %s: condition not met within %v; screen:\n%s", pane, timeout, screen)
 		case <-time.After(20 * time.Millisecond):
 		}
+	}
+}
+
+// WaitStarted waits until the pane's process has executed the pane's
+// program. Just after new-session, new-window or split-window it can
+// still be tmux's child (comm "tmux: server"), for which tmux reports the
+// command's first word as pane_current_command ("sleep" for "sleep 60;
+// true", which a shell runs).
+func (s *Server) WaitStarted(pane string) {
+	s.t.Helper()
+	pid := s.Tmux("display-message", "-p", "-t", pane, "#{pane_pid}")
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		comm, err := os.ReadFile(filepath.Join("/proc", pid, "comm"))
+		if err != nil || !strings.HasPrefix(string(comm), "tmux") {
+			return
+		}
+		if time.Now().After(deadline) {
+			s.t.Fatalf("pane %s: its process %s did not execute its program within 10s", pane, pid)
+		}
+		time.Sleep(time.Millisecond)
 	}
 }
 
