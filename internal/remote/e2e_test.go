@@ -35,7 +35,9 @@ func TestHostRunCaptureSinceWait(t *testing.T) {
 	}
 
 	// capture: the same document as here, plus the host; the same human
-	// form, for a pipe and for a terminal.
+	// form, for a pipe and for a terminal. A run returns before its
+	// shell draws the next prompt: both captures come after it.
+	r.srv.WaitFor("w", func(s string) bool { return strings.HasSuffix(s, "\nbash$") }, 10*time.Second)
 	local := r.tmx("", nil, "--json", "capture", "w")
 	res = r.tmx("", nil, "--host", h, "--json", "capture", "w")
 	if want := strings.Replace(local.stdout, `{"schema_version":1,`, `{"schema_version":1,"host":"`+h+`",`, 1); res.code != 0 || res.stdout != want {
