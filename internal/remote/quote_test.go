@@ -41,7 +41,10 @@ func TestQuoteThroughShells(t *testing.T) {
 			if sh == "fish" {
 				cmd = exec.Command(path, "--no-config", "-c", line)
 			}
-			cmd.Env = append(os.Environ(), "TMX_TEST_MAIN=argv", "HOME=/nonexistent")
+			// An empty home: no rc files, and fish's data directory lands
+			// in the test's own directory (as root it would create a
+			// missing one anywhere).
+			cmd.Env = append(os.Environ(), "TMX_TEST_MAIN=argv", "HOME="+t.TempDir())
 			out, err := cmd.Output()
 			if err != nil {
 				t.Fatalf("%s -c: %v\nline: %s", sh, err, line)
