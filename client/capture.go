@@ -24,8 +24,6 @@ type CaptureOptions struct {
 // CaptureResult is the newest text of a pane within a budget.
 type CaptureResult struct {
 	PaneID       string   `json:"pane_id"`
-	WindowID     string   `json:"window_id"`
-	SessionID    string   `json:"session_id"`
 	Lines        []string `json:"lines"`
 	Truncated    bool     `json:"truncated"`
 	DroppedLines int      `json:"dropped_lines"`
@@ -75,7 +73,7 @@ func (c *Client) Capture(ctx context.Context, paneID string, o CaptureOptions) (
 				WithFix("list_panes")
 		}
 		r := recs[0]
-		res.PaneID, res.WindowID, res.SessionID, res.HistorySize, res.HistoryLimit = r[0], r[1], r[2], atoi(r[3]), atoi(r[4])
+		res.PaneID, res.HistorySize, res.HistoryLimit = r[0], atoi(r[3]), atoi(r[4])
 		srv = Server{SocketPath: r[5], PID: atoi(r[6])}
 		lines = splitLines(text, !o.KeepTrailing)
 		if len(lines) >= o.MaxLines || back >= res.HistorySize || o.Rows {

@@ -12,18 +12,16 @@ import (
 	"github.com/tmx-sh/tmx/tmxerr"
 )
 
-// InputResult reports what an input call sent and where.
+// InputResult reports what an input call sent and where. Fields that
+// are empty or false are left out.
 type InputResult struct {
-	PaneID    string `json:"pane_id"`
-	WindowID  string `json:"window_id"`
-	SessionID string `json:"session_id"`
-	// TargetPaneIDs are every pane the input reached: more than one when
-	// the target's synchronize-panes cohort has several members.
-	TargetPaneIDs []string `json:"target_pane_ids"`
+	PaneID string `json:"pane_id"`
+	// TargetPaneIDs are every pane the input reached, given only when
+	// that is more than the pane: its synchronize-panes cohort has several
+	// members.
+	TargetPaneIDs []string `json:"target_pane_ids,omitempty"`
 	// Keys is the exact key list sent (tmx send).
 	Keys []string `json:"keys,omitempty"`
-	// Text is the literal text sent (tmx type); JSON escapes its bytes.
-	Text string `json:"text,omitempty"`
 	// Bytes is the length of the text sent (type, paste); absent for
 	// keys, which Keys lists.
 	Bytes int `json:"bytes,omitempty"`
@@ -41,16 +39,16 @@ type InputResult struct {
 	// cleared its command line first (type --enter), so the line runs
 	// exactly the text sent.
 	LineReset bool `json:"line_reset,omitempty"`
-	// Enter is true when a submit key followed the text, as a separate step.
-	Enter bool `json:"enter"`
-	// Submitted says whether the program took the Enter (B01): "yes" when
-	// the pane visibly changed after it, "no" when there is evidence it
-	// did not (a shell still at its prompt with the text on its line, or
-	// the text never showed on a shell's line, so no Enter was sent), and
-	// "unknown" otherwise. tmx never sends a second Enter. Empty without
-	// Enter.
+	// Submitted says, when Enter followed the input as a separate step,
+	// whether the program took it (B01): "yes" when the pane visibly
+	// changed after it, "no" when there is evidence it did not (a shell
+	// still at its prompt with the text on its line, or the text never
+	// showed on a shell's line, so no Enter was sent), and "unknown"
+	// otherwise. tmx never sends a second Enter. Absent without Enter.
 	Submitted Tri      `json:"submitted,omitempty"`
 	Warnings  []string `json:"warnings,omitempty"`
+	// Enter is true when a submit key followed the text.
+	Enter bool `json:"-"`
 }
 
 // InputOptions are the consents an input call takes.
@@ -151,7 +149,11 @@ func idList(panes []PaneInfo) string {
 func ids(panes []PaneInfo) []string { return strings.Fields(idList(panes)) }
 
 func inputResult(p PaneInfo, reached []PaneInfo) *InputResult {
-	return &InputResult{PaneID: p.PaneID, WindowID: p.WindowID, SessionID: p.SessionID, TargetPaneIDs: ids(reached)}
+	res := &InputResult{PaneID: p.PaneID}
+	if len(reached) > 1 {
+		res.TargetPaneIDs = ids(reached)
+	}
+	return res
 }
 
 // SendKeys sends tmux key names to p (send-keys without -l). Every key is
@@ -241,7 +243,7 @@ func (c *Client) TypeText(ctx context.Context, snap *Snapshot, p PaneInfo, text 
 	if _, err := c.Exec(ctx, nil, "send-keys", "-t", p.PaneID, "-l", "--", Arg(text)); err != nil {
 		return nil, err
 	}
-	res.Text, res.Bytes = text, len(text)
+	res.Bytes = len(text)
 	if enter {
 		res.Enter = true
 		res.Submitted = c.submit(ctx, p, text, shell.AtPrompt == Yes, res, func() error {

@@ -29,7 +29,7 @@ type Changed struct {
 	// Width and Height are the new size of a resized pane or window.
 	Width  int  `json:"width,omitempty"`
 	Height int  `json:"height,omitempty"`
-	Zoomed bool `json:"window_zoomed_flag"`
+	Zoomed bool `json:"window_zoomed_flag,omitempty"`
 	// OtherPaneID is the pane a swap exchanged places with; WindowIndex is a
 	// moved window's new index.
 	OtherPaneID string `json:"other_pane_id,omitempty"`

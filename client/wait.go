@@ -61,10 +61,8 @@ const maxMatchLine = 256 << 10
 
 // WaitResult is the outcome of a wait for text.
 type WaitResult struct {
-	PaneID    string `json:"pane_id"`
-	WindowID  string `json:"window_id"`
-	SessionID string `json:"session_id"`
-	Outcome   string `json:"outcome"`
+	PaneID  string `json:"pane_id,omitempty"`
+	Outcome string `json:"outcome"`
 	// MatchedText is what matched (the text, the regex match, or the stop
 	// pattern); MatchedLine the whole line it is on.
 	MatchedText string `json:"matched_text"`
@@ -78,9 +76,11 @@ type WaitResult struct {
 	Current []string `json:"current"`
 	// Cursor is a since cursor at the end of what the wait read, so a
 	// capture_since can go on from there.
-	Cursor                  string  `json:"cursor"`
-	EventsDropped           int64   `json:"events_dropped"`
-	PollingFallback         bool    `json:"polling_fallback"`
+	Cursor string `json:"cursor,omitempty"`
+	// EventsDropped counts control-mode notifications tmux dropped
+	// (absent when none); PollingFallback says the pane was polled.
+	EventsDropped           int64   `json:"events_dropped,omitempty"`
+	PollingFallback         bool    `json:"polling_fallback,omitempty"`
 	EffectiveTimeoutSeconds float64 `json:"effective_timeout_seconds"`
 	DurationMS              int64   `json:"duration_ms"`
 	Truncated               bool    `json:"truncated"`
@@ -182,7 +182,7 @@ func (c *Client) newTextWait(srv Server, p PaneInfo, o WaitOptions) (*textWait, 
 	return &textWait{
 		c: c, srv: srv, p: p, o: o, began: time.Now(), first: true,
 		m: &matcher{text: o.Text, re: o.Regex, stops: o.Stop},
-		res: &WaitResult{PaneID: p.PaneID, WindowID: p.WindowID, SessionID: p.SessionID, Lines: []string{}, Current: []string{},
+		res: &WaitResult{PaneID: p.PaneID, Lines: []string{}, Current: []string{},
 			EffectiveTimeoutSeconds: o.Timeout.Seconds()},
 	}, nil
 }

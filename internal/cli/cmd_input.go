@@ -16,9 +16,13 @@ import (
 const maxPaste = 16 << 20
 
 func emitInput(x *call, snap *client.Snapshot, res *client.InputResult, what string) error {
-	return x.emit(result.Input{ServerRef: result.RefOf(snap), InputResult: *res}, func(w io.Writer) {
+	return x.emit(result.Input{InputResult: *res}, func(w io.Writer) {
 		if x.env.StderrTTY {
-			fmt.Fprintf(x.env.Err, "tmx: sent %s to %s\n", what, strings.Join(res.TargetPaneIDs, " "))
+			to := res.PaneID
+			if len(res.TargetPaneIDs) > 0 {
+				to = strings.Join(res.TargetPaneIDs, " ")
+			}
+			fmt.Fprintf(x.env.Err, "tmx: sent %s to %s\n", what, to)
 		}
 		if res.ExitedMode {
 			fmt.Fprintf(x.env.Err, "tmx: left the pane's mode first (--exit-mode)\n")

@@ -392,15 +392,14 @@ func captureCmd(env *Env) *cli.Command {
 				return err
 			}
 			l := cl.Limits()
-			res, srv, err := cl.Capture(x.ctx(), paneID, client.CaptureOptions{
+			res, _, err := cl.Capture(x.ctx(), paneID, client.CaptureOptions{
 				MaxLines: x.lines(l), MaxBytes: x.maxBytes(l),
 				Rows: x.Bool("rows"), KeepTrailing: x.Bool("keep-trailing"),
 			})
 			if err != nil {
 				return x.explainTarget(err)
 			}
-			ref := result.ServerRef{SocketPath: srv.SocketPath, ServerPID: srv.PID}
-			return x.emit(result.Capture{ServerRef: ref, CaptureResult: *res}, func(w io.Writer) {
+			return x.emit(result.Capture{CaptureResult: *res}, func(w io.Writer) {
 				for _, line := range res.Lines {
 					fmt.Fprintln(w, line)
 				}

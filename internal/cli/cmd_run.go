@@ -160,7 +160,7 @@ func emitRun(x *call, snap *client.Snapshot, res *client.RunResult) error {
 		return interruptedRun(x, res)
 	}
 	res.Note = noteOf(x.words(), res.Note, res.NoteFix)
-	if err := x.emit(result.Run{ServerRef: result.RefOf(snap), RunResult: *res}, func(w io.Writer) {
+	if err := x.emit(result.Run{RunResult: *res}, func(w io.Writer) {
 		if res.Output != "" {
 			fmt.Fprintln(w, res.Output)
 		}

@@ -89,7 +89,7 @@ func sinceCmd(env *Env) *cli.Command {
 			if err != nil {
 				return err
 			}
-			return x.emit(result.Since{ServerRef: result.RefOf(snap), SinceResult: *res}, func(w io.Writer) {
+			return x.emit(result.Since{SinceResult: *res}, func(w io.Writer) {
 				for _, line := range res.Lines {
 					fmt.Fprintln(w, line)
 				}
@@ -122,7 +122,7 @@ func snapshotCmd(env *Env) *cli.Command {
 			if err != nil {
 				return err
 			}
-			return x.emit(result.Snapshot{ServerRef: result.RefOf(snap), PaneSnapshot: *res}, func(w io.Writer) {
+			return x.emit(result.Snapshot{PaneSnapshot: *res}, func(w io.Writer) {
 				printShow(w, snap, client.Resolved{Level: r.Level, Pane: res.PaneInfo, Members: r.Members})
 				fmt.Fprintln(w, "---")
 				for _, line := range res.Lines {
@@ -224,7 +224,7 @@ func waitCmd(env *Env) *cli.Command {
 			if err != nil {
 				return err
 			}
-			if err := x.emit(result.Wait{ServerRef: result.RefOf(snap), WaitResult: *res}, func(w io.Writer) {
+			if err := x.emit(result.Wait{WaitResult: *res}, func(w io.Writer) {
 				if res.MatchedLine != "" {
 					fmt.Fprintln(w, res.MatchedLine)
 				}
@@ -379,7 +379,7 @@ func searchCmd(env *Env) *cli.Command {
 			if err != nil {
 				return err
 			}
-			return x.emit(result.Search{ServerRef: result.RefOf(snap), SearchResult: *res}, func(w io.Writer) {
+			return x.emit(result.Search{SearchResult: *res}, func(w io.Writer) {
 				// FROM_END is line_from_end: 1 is the pane's newest line.
 				t := &table{tty: x.env.StdoutTTY, header: []string{"PANE", "WHERE", "FROM_END", "TEXT"}}
 				for _, m := range res.Matches {

@@ -285,7 +285,7 @@ func TestWaitText(t *testing.T) {
 	srv.Tmux("send-keys", "-t", pane, "-l", "echo 'one two'; echo WRAPPED-TEXT-'THAT-IS-LONG'")
 	srv.Tmux("send-keys", "-t", pane, "Enter")
 	d := awaitJSON(t, wait, 0)
-	if d["outcome"] != "matched" || d["effective_timeout_seconds"] != float64(120) || d["polling_fallback"] != false {
+	if d["outcome"] != "matched" || d["effective_timeout_seconds"] != float64(120) || d["polling_fallback"] == true {
 		t.Fatalf("wait: %v", d)
 	}
 	if d["matched_line"] != "WRAPPED-TEXT-THAT-IS-LONG" || !strings.Contains(strings.Join(strs(d["lines"]), "\n"), "one two") {
