@@ -58,6 +58,14 @@ type RunResult struct {
 	Truncated               bool    `json:"truncated"`
 	DroppedLines            int     `json:"dropped_lines"`
 	DroppedBytes            int     `json:"dropped_bytes"`
+	// FirstLine and LastLine are the line numbers (see [CaptureOptions])
+	// of the output's first and last line in the pane, shown or not;
+	// absent when the command printed nothing or the pane is gone. RunID
+	// names the run, so that tmx capture --run ID (capture_pane's run)
+	// reads any lines of its output later.
+	FirstLine int    `json:"first_line,omitempty"`
+	LastLine  int    `json:"last_line,omitempty"`
+	RunID     string `json:"run_id"`
 	// Resume, given when tmx stopped waiting while the command still ran,
 	// waits for it again: tmx run --resume TOKEN (run_shell_command's
 	// resume) returns what a finished run returns.
@@ -237,10 +245,10 @@ func (c *Client) Run(ctx context.Context, snap *Snapshot, p PaneInfo, command st
 		return nil, err
 	}
 	shellName, kind := paneShell(p)
-	res := &RunResult{
-		PaneID: p.PaneID, EffectiveTimeoutSeconds: o.Timeout.Seconds(),
-	}
 	nonce := randomHex(8)
+	res := &RunResult{
+		PaneID: p.PaneID, EffectiveTimeoutSeconds: o.Timeout.Seconds(), RunID: nonce,
+	}
 	f := &frame{
 		c: c, pane: p, res: res, heartbeat: o.Heartbeat,
 		m: frameMarkers{half1: "__tmx" + nonce[:8], half2: nonce[8:],
@@ -464,6 +472,9 @@ func (f *frame) finish(ctx context.Context, lines []string, found bool, o RunOpt
 	}
 	b := Budget(out, o.MaxLines, o.MaxBytes)
 	res.Output, res.Truncated, res.DroppedLines, res.DroppedBytes = b.Text(), b.Truncated || overflow || cleared, b.DroppedLines, b.DroppedBytes
+	if len(out) > 0 && !res.ServerGone {
+		res.FirstLine, res.LastLine = f.locate(ctx, lines)
+	}
 	if !res.Started && !f.notStarted && !f.bufChecked {
 		// No marker was seen. The frame deletes the command's buffer when
 		// it reads it, so deleting it now tells whether it started, and if
@@ -556,7 +567,7 @@ func (c *Client) Resume(ctx context.Context, snap *Snapshot, token string, o Run
 			"the run it names went with that server; look at the panes (tmx ls) for what is left")
 	}
 	id := t.paneID()
-	res := &RunResult{PaneID: id, EffectiveTimeoutSeconds: o.Timeout.Seconds()}
+	res := &RunResult{PaneID: id, EffectiveTimeoutSeconds: o.Timeout.Seconds(), RunID: hex.EncodeToString(t.Nonce[:])}
 	f := &frame{c: c, res: res, m: t.markers(), startAbs: t.StartAbs, heartbeat: o.Heartbeat}
 	p := snap.Pane(id, "")
 	if p != nil {

@@ -212,7 +212,13 @@ func (c *Client) PaneSnapshot(ctx context.Context, p PaneInfo, maxLines, maxByte
 		texts = texts[:len(texts)-1]
 	}
 	b := Budget(texts, maxLines, maxBytes)
-	s := &PaneSnapshot{PaneInfo: p, Lines: b.Lines, Truncated: b.Truncated, DroppedLines: b.DroppedLines, DroppedBytes: b.DroppedBytes}
+	// The history rows above what was read are lines of the pane the
+	// snapshot does not hold.
+	above := max(l.HistorySize+l.From, 0)
+	if l.AlternateOn {
+		above = 0
+	}
+	s := &PaneSnapshot{PaneInfo: p, Lines: b.Lines, Truncated: b.Truncated || above > 0, DroppedLines: b.DroppedLines + above, DroppedBytes: b.DroppedBytes}
 	if s.Lines == nil {
 		s.Lines = []string{}
 	}

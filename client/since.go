@@ -113,6 +113,14 @@ func (c *Client) Since(ctx context.Context, srv Server, p PaneInfo, o SinceOptio
 	}
 	b := Budget(texts, o.MaxLines, o.MaxBytes)
 	res.Lines, res.Truncated, res.DroppedLines, res.DroppedBytes = b.Lines, b.Truncated, b.DroppedLines, b.DroppedBytes
+	if cur == nil && !o.FromNow {
+		// A first read is about every finished line: the history rows
+		// above what was read count as lines it does not hold.
+		if above := l.HistorySize + l.From; above > 0 && !l.AlternateOn {
+			res.DroppedLines += above
+			res.Truncated = true
+		}
+	}
 	if res.Lines == nil {
 		res.Lines = []string{}
 	}

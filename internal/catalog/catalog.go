@@ -407,7 +407,7 @@ func (t *Tool) Sentence() string {
 	var reach string
 	switch t.Reach {
 	case ReachNone:
-		return strings.ToUpper(effects[:1]) + effects[1:] + "; starts no process, sends no input."
+		return strings.ToUpper(effects[:1]) + effects[1:] + "; no process, no input."
 	case ReachConfiguredProcess:
 		reach = "Starts a configured program (a shell, or the pane's own command) as the user"
 	case ReachPaneInput:

@@ -318,7 +318,7 @@ func TestRunRefusesCallerPane(t *testing.T) {
 func TestRunOutputBudget(t *testing.T) {
 	srv := tmuxtest.New(t)
 	pane := srv.NewPane("s", "bash", 80, 20)
-	d := runIn(t, srv, pane, "seq 1 2000", 0)
+	d := runIn(t, srv, pane, "seq 1 2000", 0, "--lines", "500", "--max-bytes", "128000")
 	lines := strings.Split(d["output"].(string), "\n")
 	if len(lines) != 500 || lines[0] != "1501" || lines[499] != "2000" {
 		t.Fatalf("kept %d lines from %q to %q", len(lines), lines[0], lines[len(lines)-1])
@@ -372,8 +372,8 @@ func TestRunUTF8WithoutLocale(t *testing.T) {
 	}
 	srv.Env = append(env, "LC_ALL=C")
 	d := mustJSON(t, srv, 0, "new", "-s", "café", "-n", "fenêtre")
-	if d["session_name"] != "café" || d["window_name"] != "fenêtre" {
-		t.Fatalf("names mangled: %v %v", d["session_name"], d["window_name"])
+	if s := mustJSON(t, srv, 0, "show", d["pane_id"].(string)); s["session_name"] != "café" || s["window_name"] != "fenêtre" {
+		t.Fatalf("names mangled: %v %v", s["session_name"], s["window_name"])
 	}
 	d = runIn(t, srv, d["pane_id"].(string), "printf 'caf\\303\\251 \\342\\234\\223\\n'", 0)
 	if d["output"] != "café ✓" {
