@@ -119,7 +119,7 @@ var tools = []Tool{
 			{Name: "to_line", Type: "integer", Sink: SinkBound, Flag: "to", Description: "Last line to read."},
 			{Name: "run", Type: "string", Sink: SinkBound, Flag: "run", Description: "A run_shell_command run_id: lines count its output (1 its first, -1 its last)."},
 			pMaxLines, pMaxBytes},
-		Output:  result.Capture{}, OutputClasses: []OutputClass{TerminalContent},
+		Output: result.Capture{}, OutputClasses: []OutputClass{TerminalContent},
 		MayExposeSecrets: true, MayReturnUntrustedContent: true,
 	}.inspect(),
 	Tool{
