@@ -143,14 +143,14 @@ var tools = []Tool{
 	}.inspect(),
 	Tool{
 		Name: "search_panes", Title: "Search panes", Command: "search",
-		Summary: "Finds lines containing pattern in the newest lines of every pane, or of one session's or window's. panes_skipped and matches_dropped say what was not read or returned.",
+		Summary: "Finds lines containing pattern in all that every pane keeps (history and screen), or one session's or window's panes: each match's line number (capture_pane from_line reads around it) and context lines. panes_skipped and matches_dropped say what was not read or returned.",
 		Params: []Param{
 			{Name: "pattern", Type: "string", Required: true, Sink: SinkPattern, Stdin: "pattern", Description: "Text to find (an RE2 regex with regex: true)."},
 			target(false, "Only this session's or window's panes."),
 			{Name: "regex", Type: "boolean", Sink: SinkBound, Flag: "regex", Description: "pattern is an RE2 regex."},
 			{Name: "ignore_case", Type: "boolean", Sink: SinkBound, Flag: "ignore-case", Description: "Ignore case."},
 			{Name: "max_panes", Type: "integer", Minimum: num(1), Maximum: num(256), Sink: SinkBound, Flag: "max-panes", Description: "Default 64."},
-			{Name: "lines_per_pane", Type: "integer", Minimum: num(1), Sink: SinkBound, Flag: "lines", Description: "Default 500."},
+			{Name: "context", Type: "integer", Minimum: num(0), Maximum: num(20), Sink: SinkBound, Flag: "context", Description: "Lines before and after each match."},
 			{Name: "max_matches", Type: "integer", Minimum: num(1), Maximum: num(1000), Sink: SinkBound, Flag: "max-matches", Description: "Default 100."},
 			pMaxBytes,
 		},

@@ -106,3 +106,31 @@ func TestLineNumbersCountRows(t *testing.T) {
 		t.Errorf("a range that ends before it starts: %s", code)
 	}
 }
+
+// A search reads all a pane keeps: a failure in the middle of 5,000 lines
+// is found, with its line number and the lines around it, and the number
+// reads back.
+func TestSearchReadsTheWholeHistory(t *testing.T) {
+	srv := tmuxtest.New(t)
+	srv.Tmux("new-session", "-d", "-s", "keep")
+	srv.Tmux("set-option", "-g", "history-limit", "10000")
+	pane := srv.NewPane("s", "bash", 120, 30)
+	typeLine(srv, pane, clearAll+"; seq 1 5000 | sed 's/^2500$/ERROR at 2500/'", "5000")
+	d := mustJSON(t, srv, 0, "search", "--context", "2", "ERROR", pane)
+	ms := d["matches"].([]any)
+	if len(ms) != 1 || num(d, "lines_searched") != 5001 || d["truncated"] != false {
+		t.Fatalf("search: %v", d)
+	}
+	m := ms[0].(map[string]any)
+	if m["text"] != "ERROR at 2500" || num(m, "line") != 2500 || fmt.Sprint(m["before"]) != "[2498 2499]" || fmt.Sprint(m["after"]) != "[2501 2502]" {
+		t.Errorf("match: %v", m)
+	}
+	if got := lines(mustJSON(t, srv, 0, "capture", "--from", "2499", "--to", "2501", pane)); strings.Join(got, "|") != "2499|ERROR at 2500|2501" {
+		t.Errorf("lines around the match: %q", got)
+	}
+	// Limited to the newest lines, it says what it did not read.
+	d = mustJSON(t, srv, 0, "search", "--lines", "100", "ERROR", pane)
+	if len(d["matches"].([]any)) != 0 || num(d, "lines_not_searched") < 4800 || num(d, "lines_not_searched")+num(d, "lines_searched") != 5001 || d["truncated"] != true {
+		t.Errorf("a search of the newest 100 lines: %v", d)
+	}
+}
