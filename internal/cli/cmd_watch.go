@@ -375,7 +375,7 @@ func searchCmd(env *Env) *cli.Command {
 			res, err := cl.Search(x.ctx(), panes, client.SearchOptions{
 				Pattern: args[0], Regex: x.Bool("regex"), IgnoreCase: x.Bool("ignore-case"),
 				MaxPanes: x.bounded("max-panes", 1, 256), LinesPerPane: max(x.Int("lines"), 0),
-				Context:  x.bounded("context", 0, client.MaxContext),
+				Context:    x.bounded("context", 0, client.MaxContext),
 				MaxMatches: x.bounded("max-matches", 1, 1000), MaxBytes: x.maxBytes(l),
 			})
 			if err != nil {
