@@ -47,6 +47,9 @@ type InputResult struct {
 	// otherwise. tmx never sends a second Enter. Absent without Enter.
 	Submitted Tri      `json:"submitted,omitempty"`
 	Warnings  []string `json:"warnings,omitempty"`
+	// Wait is what the pane printed after the input, up to the text the
+	// input waited for ([InputOptions].Await); absent without a wait.
+	Wait *WaitResult `json:"wait,omitempty"`
 	// Enter is true when a submit key followed the text.
 	Enter bool `json:"-"`
 }
@@ -58,6 +61,54 @@ type InputOptions struct {
 	// ExitMode cancels the mode of a pane in one (copy mode, a chooser;
 	// copy-mode -q) before the input, instead of refusing it.
 	ExitMode bool
+	// Await, when set, waits after the input until the pane shows its
+	// text or regex (see [Client.WaitText]), from a start taken just
+	// before the input is sent, so an answer printed at once is not
+	// missed and nothing printed before counts. Its Cursor and NewOnly
+	// are not used.
+	Await *WaitOptions
+}
+
+// CheckWaitPattern refuses a text or regex an input waits for that holds
+// a control character other than tab: pane text, as tmux captures it,
+// holds none, so it could never match, and the input would be sent for
+// nothing. what names the argument in the error.
+func CheckWaitPattern(what, s string) error {
+	for i, r := range s {
+		if r < 0x20 && r != '\t' || r == 0x7f {
+			return tmxerr.Errorf(tmxerr.InvalidArgument, "%s holds the control character %q at byte %d; pane text holds none, so it could never match", what, r, i)
+		}
+	}
+	return nil
+}
+
+// awaitInput is the wait of o (nil without one): its start is taken
+// now, before the input it waits for the answer to is sent.
+func (c *Client) awaitInput(ctx context.Context, snap *Snapshot, p PaneInfo, o InputOptions) (*textWait, error) {
+	if o.Await == nil {
+		return nil, nil
+	}
+	wo := *o.Await
+	wo.Cursor, wo.NewOnly, wo.Key = "", false, nil
+	w, err := c.newTextWait(snap.Server, p, wo)
+	if err != nil {
+		return nil, err
+	}
+	w.res.PaneID, w.settle = "", inputSettle
+	return w, w.mark(ctx)
+}
+
+// finishInput waits, when the input has a wait (w), and puts its result
+// in res.
+func finishInput(ctx context.Context, w *textWait, res *InputResult) (*InputResult, error) {
+	if w == nil {
+		return res, nil
+	}
+	var err error
+	if res.Wait, err = w.watch(ctx); err != nil {
+		return nil, err
+	}
+	return res, nil
 }
 
 // Cohort returns the panes that input to p reaches: p alone, or, when p's
@@ -177,6 +228,10 @@ func (c *Client) SendKeys(ctx context.Context, snap *Snapshot, p PaneInfo, keys 
 	if res.ExitedMode, err = c.exitModes(ctx, cohort); err != nil {
 		return nil, err
 	}
+	w, err := c.awaitInput(ctx, snap, p, o)
+	if err != nil {
+		return nil, err
+	}
 	args := []string{"send-keys", "-t", p.PaneID, "--"}
 	for _, k := range keys {
 		args = append(args, Arg(k))
@@ -185,7 +240,7 @@ func (c *Client) SendKeys(ctx context.Context, snap *Snapshot, p PaneInfo, keys 
 		return nil, err
 	}
 	res.Keys = keys
-	return res, nil
+	return finishInput(ctx, w, res)
 }
 
 // CheckTypedText refuses text that would do more than type characters:
@@ -240,6 +295,10 @@ func (c *Client) TypeText(ctx context.Context, snap *Snapshot, p PaneInfo, text 
 	if enter && shell.AtPrompt == Yes && len(cohort) == 1 {
 		res.LineReset = resetLineEditor(p.PanePID, p.PaneTTY, shell.Editing, resetWait)
 	}
+	w, err := c.awaitInput(ctx, snap, p, o)
+	if err != nil {
+		return nil, err
+	}
 	if _, err := c.Exec(ctx, nil, "send-keys", "-t", p.PaneID, "-l", "--", Arg(text)); err != nil {
 		return nil, err
 	}
@@ -251,7 +310,7 @@ func (c *Client) TypeText(ctx context.Context, snap *Snapshot, p PaneInfo, text 
 			return err
 		})
 	}
-	return res, nil
+	return finishInput(ctx, w, res)
 }
 
 // shellPrompt is the prompt state of p's program when it is a shell tmx
@@ -341,6 +400,10 @@ func (c *Client) Paste(ctx context.Context, snap *Snapshot, p PaneInfo, text str
 			}
 		}
 	}
+	w, err := c.awaitInput(ctx, snap, p, o.InputOptions)
+	if err != nil {
+		return nil, err
+	}
 	buf := "tmx-paste-" + randomHex(8)
 	args := []string{"load-buffer", "-b", buf, "-", ";", "paste-buffer", "-d"}
 	if !o.NoBracket {
@@ -369,7 +432,7 @@ func (c *Client) Paste(ctx context.Context, snap *Snapshot, p PaneInfo, text str
 			return err
 		})
 	}
-	return res, nil
+	return finishInput(ctx, w, res)
 }
 
 // bracketState says whether tmux would wrap a paste into p in

@@ -68,8 +68,12 @@ type WaitResult struct {
 	MatchedText string `json:"matched_text"`
 	MatchedLine string `json:"matched_line"`
 	// Lines are the finished lines the pane printed during the wait, up to
-	// and including the match, newest kept within the budget.
-	Lines []string `json:"lines"`
+	// and including the match, newest kept within the budget; FirstLine
+	// and LastLine their line numbers (see [CaptureOptions]), absent when
+	// there are none.
+	Lines     []string `json:"lines"`
+	FirstLine int      `json:"first_line,omitempty"`
+	LastLine  int      `json:"last_line,omitempty"`
 	// Current holds the lines at and below the terminal cursor at the last
 	// read (a prompt, a progress line), at most 5: what the pane shows now,
 	// whatever the outcome.
@@ -170,9 +174,24 @@ type textWait struct {
 	finishedSince bool
 	// first is true until the first look after the start.
 	first bool
-	// seen are the finished lines read since the start, oldest first.
-	seen []string
+	// seen are the finished lines read since the start, oldest first, and
+	// seenAt the absolute row each starts on.
+	seen   []string
+	seenAt []int
+	// settle, when positive, is how long a match on the line at the
+	// terminal cursor (a prompt) must stay there, the pane unchanged,
+	// before it counts; pending holds such a match, and pendingAt when
+	// it was seen.
+	settle    time.Duration
+	pending   *WaitResult
+	pendingAt time.Time
 }
+
+// inputSettle is the settle of an input's wait (see textWait.settle): a
+// program that reads input already sent (a paste of several lines, keys
+// typed ahead) shows its prompt between them for well under this, while
+// a prompt that waits for more stays.
+var inputSettle = 100 * time.Millisecond
 
 // newTextWait checks o and prepares a wait on p; nothing is read yet.
 func (c *Client) newTextWait(srv Server, p PaneInfo, o WaitOptions) (*textWait, error) {
@@ -274,6 +293,12 @@ func (w *textWait) watch(ctx context.Context) (*WaitResult, error) {
 		wake, structure, exited = cc.Wake(), cc.Structure(), cc.Exited()
 	}
 	for {
+		// A pending match on the cursor line is looked at again once it
+		// has had time to settle.
+		var settled <-chan time.Time
+		if w.pending != nil {
+			settled = time.After(w.settle - time.Since(w.pendingAt))
+		}
 		select {
 		case <-deadline.Done():
 			if ctx.Err() != nil {
@@ -282,6 +307,7 @@ func (w *textWait) watch(ctx context.Context) (*WaitResult, error) {
 			return w.done(), nil
 		case <-wake:
 		case <-poll:
+		case <-settled:
 		case <-structure:
 			if gone, exited := w.c.paneGone(ctx, w.p); gone || exited {
 				return w.end(map[bool]string{true: OutcomeServerGone, false: OutcomePaneDied}[gone]), nil
@@ -334,7 +360,7 @@ func (w *textWait) check(ctx context.Context) (done bool) {
 	// Otherwise a cleared pane's finished lines are all new to this wait:
 	// it began before they were printed.
 	for i, ln := range newLines {
-		w.seen = append(w.seen, ln.Text)
+		w.seen, w.seenAt = append(w.seen, ln.Text), append(w.seenAt, ln.First)
 		if match, stopped, ok := w.m.find(ln.Text); ok {
 			w.res.Outcome, w.res.MatchedText, w.res.MatchedLine = outcome(stopped), match, ln.Text
 			// The cursor goes on right after the match: what came after
@@ -347,17 +373,29 @@ func (w *textWait) check(ctx context.Context) (done bool) {
 	w.finishedSince = w.finishedSince || len(newLines) > 0
 	w.cur = cursorAfter(w.srv, l, w.cur)
 	// The line at the cursor (a prompt that ends without a newline) is
-	// matched too, once it differs from what was there at the start.
-	if now := currentText(l); now != w.current {
-		w.current = now
-		if ln, _ := l.at(l.CursorAbs()); w.given != nil && !w.finishedSince && w.given.sameLine(ln.Text) {
-			return false // the given cursor's own line, as it was
+	// matched too, once it differs from what was there at the start: its
+	// text changed, or lines were finished above it (the same prompt
+	// again is a new one).
+	now := currentText(l)
+	if now == w.current && len(newLines) == 0 {
+		if w.pending != nil && time.Since(w.pendingAt) >= w.settle {
+			w.res.Outcome, w.res.MatchedText, w.res.MatchedLine = w.pending.Outcome, w.pending.MatchedText, w.pending.MatchedLine
+			return true
 		}
-		for _, ln := range l.Current() {
-			if match, stopped, ok := w.m.find(ln.Text); ok {
-				w.res.Outcome, w.res.MatchedText, w.res.MatchedLine = outcome(stopped), match, ln.Text
-				return true
+		return false
+	}
+	w.current, w.pending = now, nil
+	if ln, _ := l.at(l.CursorAbs()); w.given != nil && !w.finishedSince && w.given.sameLine(ln.Text) {
+		return false // the given cursor's own line, as it was
+	}
+	for _, ln := range l.Current() {
+		if match, stopped, ok := w.m.find(ln.Text); ok {
+			if w.settle > 0 {
+				w.pending, w.pendingAt = &WaitResult{Outcome: outcome(stopped), MatchedText: match, MatchedLine: ln.Text}, time.Now()
+				return false
 			}
+			w.res.Outcome, w.res.MatchedText, w.res.MatchedLine = outcome(stopped), match, ln.Text
+			return true
 		}
 	}
 	return false
@@ -380,6 +418,9 @@ func (w *textWait) done() *WaitResult {
 	res.Lines, res.Truncated, res.DroppedLines, res.DroppedBytes = b.Lines, b.Truncated, b.DroppedLines, b.DroppedBytes
 	if res.Lines == nil {
 		res.Lines = []string{}
+	}
+	if k := len(res.Lines); k > 0 {
+		res.FirstLine, res.LastLine = lineNumber(w.seenAt[len(w.seen)-k]), lineNumber(w.seenAt[len(w.seen)-1])
 	}
 	if o.Key != nil {
 		res.Cursor = w.cur.Encode(o.Key)
