@@ -254,8 +254,8 @@ func CheckTypedText(text string) error {
 	case !utf8.ValidString(text):
 		return tmxerr.New(tmxerr.InvalidArgument, "the text is not valid UTF-8", "")
 	case strings.ContainsAny(text, "\r\n"):
-		return tmxerr.New(tmxerr.InvalidArgument, "the text contains a newline, which would press Enter",
-			"send multi-line text with tmx paste (paste_text); it can press Enter afterwards")
+		return tmxerr.New(tmxerr.InvalidArgument, "the text contains a newline, which would press Enter", "").
+			WithFix("paste_multiline")
 	case len(text) > MaxTypedText:
 		return tmxerr.Errorf(tmxerr.InvalidArgument, "the text is %d bytes; typed text is at most %d", len(text), MaxTypedText).
 			WithFix("paste_long")

@@ -72,7 +72,7 @@ func (c *Client) Rename(ctx context.Context, r Resolved, level selector.Level, n
 		ch.WindowID = r.Pane.WindowID
 		args = []string{"rename-window", "-t", r.Pane.WindowID, "--", Literal(name)}
 	default:
-		return nil, nil, tmxerr.New(tmxerr.InvalidArgument, "panes have titles, not names", "set a pane's title with tmx title (set_pane_title)")
+		return nil, nil, tmxerr.New(tmxerr.InvalidArgument, "panes have titles, not names", "").WithFix("set_title")
 	}
 	if _, err := c.Exec(ctx, nil, args...); err != nil {
 		return nil, nil, err
