@@ -88,7 +88,7 @@ var tools = []Tool{
 	}.inspect(),
 	Tool{
 		Name: "list_panes", Title: "List panes", Command: "ls", Fixed: []string{"--panes"},
-		Summary: "Lists panes (id, size, command, directory, flags; is_caller marks this client's own): all, or one session's or window's.",
+		Summary: "Lists panes (id, size, command, directory, flags; is_caller: yours): all, or a session's or window's.",
 		Params:  []Param{target(false, "Only this session's or window's panes.")},
 		Output:  result.Panes{}, MayReturnUntrustedContent: true,
 	}.inspect(),
@@ -138,8 +138,8 @@ var tools = []Tool{
 		Summary: "Returns the lines a pane finished since cursor, and the next cursor: a log costs only its new lines. Omit cursor the first time or when refused. continuous: false means history was cleared or overran; current is the unfinished cursor line.",
 		Params: []Param{
 			target(true, aPane),
-			{Name: "cursor", Type: "string", Sink: SinkCursor, Flag: "cursor", Description: "The cursor the last call returned."},
-			{Name: "from_now", Type: "boolean", Sink: SinkBound, Flag: "from-now", Description: "Without cursor: no lines, just a cursor at the end."},
+			{Name: "cursor", Type: "string", Sink: SinkCursor, Flag: "cursor", Description: "From the last call."},
+			{Name: "from_now", Type: "boolean", Sink: SinkBound, Flag: "from-now", Description: "No lines, just a cursor at the end."},
 			pMaxLines, pMaxBytes,
 		},
 		Output: result.Since{}, OutputClasses: []OutputClass{TerminalContent},
@@ -151,7 +151,7 @@ var tools = []Tool{
 		Params: []Param{
 			{Name: "pattern", Type: "string", Required: true, Sink: SinkPattern, Stdin: "pattern", Description: "Text to find (an RE2 regex with regex: true)."},
 			target(false, "Only this session's or window's panes."),
-			{Name: "regex", Type: "boolean", Sink: SinkBound, Flag: "regex", Description: "pattern is an RE2 regex."},
+			{Name: "regex", Type: "boolean", Sink: SinkBound, Flag: "regex", Description: "pattern is RE2."},
 			{Name: "ignore_case", Type: "boolean", Sink: SinkBound, Flag: "ignore-case", Description: "Ignore case."},
 			{Name: "max_panes", Type: "integer", Minimum: num(1), Maximum: num(256), Sink: SinkBound, Flag: "max-panes", Description: "Default 64."},
 			{Name: "context", Type: "integer", Minimum: num(0), Maximum: num(20), Sink: SinkBound, Flag: "context", Description: "Lines before and after each match."},
@@ -168,7 +168,7 @@ var tools = []Tool{
 			target(true, aPane),
 			{Name: "text", Type: "string", Payload: true, Sink: SinkPattern, Stdin: "text", Description: "Plain text, or give regex."},
 			{Name: "regex", Type: "string", Sink: SinkPattern, Stdin: "regex", Description: "RE2 regex, instead of text."},
-			{Name: "stop", Type: "array", Sink: SinkPattern, Stdin: "stop", Description: "Texts that end the wait early (stopped)."},
+			{Name: "stop", Type: "array", Sink: SinkPattern, Stdin: "stop", Description: "Texts that end it early (stopped)."},
 			{Name: "new_only", Type: "boolean", Sink: SinkBound, Flag: "new-only", Description: "Ignore matches already shown."},
 			{Name: "cursor", Type: "string", Sink: SinkCursor, Flag: "cursor", Description: "A capture_since cursor: output after it is new."},
 			pTimeout, pMaxLines, pMaxBytes,
@@ -350,7 +350,7 @@ var tools = []Tool{
 		Name: "create_session", Title: "Create session", Toolset: Execute, Command: "new",
 		Summary: "Creates a detached session running your default shell, starting tmx's server if none runs, and returns its ids once ready.",
 		Params: []Param{
-			{Name: "name", Type: "string", Sink: SinkTmuxFormat, Flag: "name", Description: "Default: a number. No ':' or '.', no leading $ % @ =."},
+			{Name: "name", Type: "string", Sink: SinkTmuxFormat, Flag: "name", Description: "No ':' or '.', no leading $ % @ =."},
 			{Name: "window_name", Type: "string", Sink: SinkTmuxFormat, Flag: "window-name", Description: "The first window's name."},
 			pStartDir,
 			{Name: "width", Type: "integer", Minimum: num(10), Maximum: num(1000), Sink: SinkBound, Flag: "width", Description: "Columns (default 200)."},
