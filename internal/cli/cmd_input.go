@@ -154,7 +154,7 @@ func sendCmd(env *Env) *cli.Command {
 			"{\"target\": ..., \"keys\": [...]} from stdin, checks every entry, then sends them all in one\n" +
 			"tmux call (nothing is sent if one entry is refused). --stdin-args reads {\"keys\": [...]}, or\n" +
 			"with --batch {\"entries\": [...]}.\n\n" + waitDoc + "\n" +
-			"Examples:\n   tmx send %3 C-c\n   tmx send work Up Enter\n   tmx send --wait-regex '\\$ $' %3 C-c",
+			"Examples:\n   tmx send %3 C-c\n   tmx send work Up Enter\n   tmx send --wait-regex '^\\$$' %3 C-c",
 		Category: catExecute,
 		Flags: []cli.Flag{confirmSelfFlag, exitModeFlag, stdinFlag("read the keys from stdin, one per line"),
 			&cli.BoolFlag{Name: "batch", Usage: "read a JSON array of {target, keys} from stdin"},
@@ -297,7 +297,7 @@ func pasteCmd(env *Env) *cli.Command {
 			"then submits, as a separate step. With --no-bracket each newline arrives as Enter. Control\n" +
 			"characters other than tab, newline and carriage return (escape sequences among them) are\n" +
 			"refused, as is invalid UTF-8: nothing is pasted.\n\n" + waitDoc + "\n" +
-			"Examples:\n   printf 'line one\\nline two\\n' | tmx paste %3\n   tmx paste --enter agent < prompt.txt\n   tmx paste --enter --wait-regex '^>>>$' py < func.py",
+			"Examples:\n   printf 'line one\\nline two\\n' | tmx paste %3\n   tmx paste --enter agent < prompt.txt\n   printf 'def f(x):\\n    return 2 * x\\n\\nf(21)\\n' | tmx paste --no-bracket --wait-regex '^>>>$' py",
 		Category: catExecute,
 		Flags: []cli.Flag{
 			&cli.BoolFlag{Name: "no-bracket", Usage: "paste without bracketed-paste markers"},

@@ -386,8 +386,8 @@ func captureCmd(env *Env) *cli.Command {
 			"its oldest tenth. --run ID (a tmx run result's run_id) reads that run's output instead, found\n" +
 			"by its markers wherever it sits: --from and --to then count its output lines, 1 its first\n" +
 			"and -1 its last.\n\n" +
-			"Examples:\n   tmx capture %3\n   tmx capture --lines 50 --json work:logs\n   tmx capture --from 2480 --to 2520 %3\n" +
-			"   tmx capture --run 3f9c2a7b41d0e856 --from 2480 --to 2520 %3",
+			"Examples:\n   tmx capture %3\n   tmx capture --lines 50 --json work:logs\n   tmx capture --from 1 --to 20 %3\n" +
+			"   id=$(tmx run --json %3 -- 'seq 1 5000' | jq -r .run_id)\n   tmx capture --run \"$id\" --from 2480 --to 2520 %3",
 		Category: catInspect,
 		Flags: []cli.Flag{
 			linesFlag, maxBytesFlag,

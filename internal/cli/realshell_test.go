@@ -338,7 +338,7 @@ func TestSpawnShell(t *testing.T) {
 	t.Parallel()
 	srv := tmuxtest.New(t)
 	d := mustJSON(t, srv, 0, "new", "-s", "z", "--shell", "zsh")
-	if d["pane_current_command"] != "zsh" || d["ready"] != true {
+	if d["ready"] != true || mustJSON(t, srv, 0, "show", d["pane_id"].(string))["pane_current_command"] != "zsh" {
 		t.Errorf("new --shell zsh: %v", d)
 	}
 	if code, _ := mustFail(t, srv, 2, "new", "-s", "n", "--shell", "nu"); code != tmxerr.InvalidArgument {
