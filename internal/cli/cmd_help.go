@@ -146,6 +146,15 @@ this is version 2.
 Text results carry truncated, dropped_lines and dropped_bytes: output is cut
 to a line budget and a byte budget (TMX_MAX_LINES, default 500, 10..100000;
 TMX_MAX_BYTES, default 128000, 4000..4000000), keeping the newest lines.
+dropped_lines counts the lines of the text asked about (the whole pane, a
+range, a run's output) that the result does not hold, read or not. tmx run
+keeps a shorter tail by default: 20 lines, 4000 bytes.
+
+Lines have numbers: line 1 is the oldest row a pane keeps, and a line
+wrapped over several rows takes a number per row. first_line and last_line
+(capture, run, the wait of an input) and a search match's line give them;
+tmx capture --from and --to read them back, and --run ID (a run's run_id)
+reads that run's output by its own numbers.
 
 On failure stdout stays empty and stderr gets one line:
 
