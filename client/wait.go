@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 	"syscall"
 	"time"
@@ -374,10 +375,11 @@ func (w *textWait) check(ctx context.Context) (done bool) {
 	w.cur = cursorAfter(w.srv, l, w.cur)
 	// The line at the cursor (a prompt that ends without a newline) is
 	// matched too, once it differs from what was there at the start: its
-	// text changed, or lines were finished above it (the same prompt
-	// again is a new one).
+	// text changed, or the program printed other lines above it (the same
+	// prompt again below an answer is a new one; a prompt redrawn below
+	// itself, as a shell does when its pane is resized, is not).
 	now := currentText(l)
-	if now == w.current && len(newLines) == 0 {
+	if now == w.current && !printedOther(newLines, l.Current()) {
 		if w.pending != nil && time.Since(w.pendingAt) >= w.settle {
 			w.res.Outcome, w.res.MatchedText, w.res.MatchedLine = w.pending.Outcome, w.pending.MatchedText, w.pending.MatchedLine
 			return true
@@ -427,6 +429,17 @@ func (w *textWait) done() *WaitResult {
 	}
 	res.DurationMS = time.Since(w.began).Milliseconds()
 	return res
+}
+
+// printedOther reports whether lines holds a line that none of the
+// cursor lines current has the text of.
+func printedOther(lines, current []Line) bool {
+	for _, ln := range lines {
+		if !slices.ContainsFunc(current, func(c Line) bool { return c.Text == ln.Text }) {
+			return true
+		}
+	}
+	return false
 }
 
 func outcome(stopped bool) string {
