@@ -2,6 +2,7 @@ package client
 
 import (
 	"context"
+	"math"
 	"strconv"
 	"strings"
 
@@ -9,9 +10,22 @@ import (
 	"github.com/tmx-sh/tmx/tmxerr"
 )
 
+// Line numbers. Every line tmx returns from a pane has a number: its
+// first row counted from the oldest row the pane keeps in its history,
+// which is line 1. Numbers count the pane's rows, so a line wrapped over
+// three rows takes three numbers, and they hold while the pane only grows:
+// when its history reaches history-limit, tmux drops the oldest tenth and
+// every number moves down by that much. Results give the numbers of the
+// lines they hold (first_line, last_line; a search match's line), and a
+// capture reads any range of them back ([CaptureOptions.From]).
+
+// lineNumber is the number of absolute row r.
+func lineNumber(r int) int { return r + 1 }
+
 // CaptureOptions configures [Client.Capture].
 type CaptureOptions struct {
-	// MaxLines and MaxBytes are the budget; the newest lines are kept.
+	// MaxLines and MaxBytes are the budget: the newest lines are kept,
+	// or the oldest when From is given (a range reads forward).
 	MaxLines, MaxBytes int
 	// Rows returns the pane's grid rows as they are drawn, instead of
 	// logical lines with wrapped rows joined (capture-pane -J).
@@ -19,86 +33,290 @@ type CaptureOptions struct {
 	// KeepTrailing keeps trailing spaces, which are otherwise removed from
 	// every line (B10).
 	KeepTrailing bool
+	// From and To are the first and last line numbers to read (see Line
+	// numbers above); 0 leaves that end open. With Run they count the
+	// run's output lines instead: 1 is its first, and a negative number
+	// counts back from its last (-1).
+	From, To int
+	// Run is a run's id ([RunResult].RunID): read that run's output.
+	Run string
 }
 
-// CaptureResult is the newest text of a pane within a budget.
+// CaptureResult is text of a pane within a budget: its newest lines, a
+// range of them, or a run's output.
 type CaptureResult struct {
-	PaneID       string   `json:"pane_id"`
-	WindowID     string   `json:"window_id"`
-	SessionID    string   `json:"session_id"`
-	Lines        []string `json:"lines"`
-	Truncated    bool     `json:"truncated"`
-	DroppedLines int      `json:"dropped_lines"`
-	DroppedBytes int      `json:"dropped_bytes"`
-	// HistorySize and HistoryLimit say how much scrollback the pane holds.
-	HistorySize  int `json:"history_size"`
-	HistoryLimit int `json:"history_limit"`
+	PaneID string   `json:"pane_id"`
+	Lines  []string `json:"lines"`
+	// FirstLine and LastLine are the numbers of the first and last line
+	// returned; 0 when none is.
+	FirstLine int `json:"first_line"`
+	LastLine  int `json:"last_line"`
+	// DroppedLines counts the lines of the text asked for (the whole pane,
+	// the range, or the run's output) the result does not hold; history
+	// rows above what was read count one line each. DroppedBytes counts
+	// the bytes of the lines read and not returned.
+	Truncated    bool `json:"truncated"`
+	DroppedLines int  `json:"dropped_lines"`
+	DroppedBytes int  `json:"dropped_bytes"`
 }
 
 // captureFields are read in the same invocation as the text: they verify
 // the pane (display-message falls back to another pane when its target is
-// gone, B19) and name its window, session and server.
-var captureFields = []string{"pane_id", "window_id", "session_id", "history_size", "history_limit", "socket_path", "pid"}
+// gone, B19) and say where the text sits.
+var captureFields = []string{"pane_id", "history_size", "pane_height", "alternate_on"}
 
-// Capture returns the newest lines of pane paneID: logical lines (wrapped
-// rows joined, B09) with trailing spaces and the blank padding rows below
-// the last written row removed, cut to the line and byte budgets. The
-// pane's identity and the text come from one tmux invocation, so a pane id
-// needs no snapshot first. DroppedLines counts the lines the budget dropped
-// from what was read; lines further back in the scrollback than the line
-// budget are not read at all. Errors: target_not_found.
-func (c *Client) Capture(ctx context.Context, paneID string, o CaptureOptions) (*CaptureResult, Server, error) {
-	res := &CaptureResult{}
-	var srv Server
-	var lines []string
+// paneText is one reading of a pane's lines, each with its absolute rows.
+type paneText struct {
+	historySize int
+	alternate   bool
+	lines       []Line
+	// from is the absolute row the reading starts at.
+	from int
+}
+
+// readText reads pane paneID from relative row from (tmux's -S: 0 is the
+// top of the screen, negative rows are history, clamped to the oldest) to
+// relative row to (nil: the bottom), in one tmux invocation: its position,
+// and its logical lines with the rows each spans (rows as drawn, and
+// joined lines, mapped as [Client.look] does), or its rows alone when
+// o.Rows. The blank padding rows below the last written row are dropped.
+// Errors: target_not_found.
+func (c *Client) readText(ctx context.Context, paneID string, from int, to *int, o CaptureOptions) (*paneText, error) {
+	tok := tmux.NewToken()
+	sep := tok + "-"
+	rng := []string{"-S", strconv.Itoa(from)}
+	if to != nil {
+		rng = append(rng, "-E", strconv.Itoa(*to))
+	}
+	rowsFlag := "-p"
+	if (!o.Rows || o.KeepTrailing) && c.rowsKeepSpaces(ctx) {
+		rowsFlag = "-N"
+	}
+	args := append([]string{"display-message", "-p", "-t", paneID, tmux.BuildFormat(tok, captureFields),
+		";", "capture-pane", "-p", rowsFlag, "-t", paneID}, rng...)
+	if !o.Rows {
+		args = append(args, ";", "display-message", "-p", "-t", paneID, sep,
+			";", "capture-pane", "-p", "-J", "-t", paneID)
+		args = append(args, rng...)
+	}
+	out, err := c.Exec(ctx, nil, args...)
+	if err != nil {
+		return nil, err
+	}
+	head, rest, _ := strings.Cut(string(out), "\n")
+	recs, err := tmux.ParseRecords(head, tok, len(captureFields))
+	if err != nil || len(recs) != 1 || recs[0][0] != paneID {
+		return nil, tmxerr.Errorf(tmxerr.TargetNotFound, "no pane %s on this server", paneID).
+			WithFix("list_panes")
+	}
+	t := &paneText{historySize: atoi(recs[0][1])}
+	first := max(from, -t.historySize)
+	if t.alternate = isOne(recs[0][3]); t.alternate {
+		first = max(from, 0) // the alternate screen has no history
+	}
+	t.from = t.historySize + first
+	rowsText, joinedText := rest, ""
+	if !o.Rows {
+		var ok bool
+		if rowsText, joinedText, ok = strings.Cut(rest, sep+"\n"); !ok {
+			return nil, tmxerr.New(tmxerr.TmuxError, "unexpected capture output", "")
+		}
+	}
+	rows := splitRaw(rowsText)
+	if o.Rows {
+		for i, r := range rows {
+			if !o.KeepTrailing {
+				r = strings.TrimRight(r, " ")
+			}
+			t.lines = append(t.lines, Line{Text: r, First: t.from + i, Last: t.from + i})
+		}
+	} else {
+		joined := splitRaw(joinedText)
+		t.lines = mapRows(joined, rows, t.from)
+		if o.KeepTrailing {
+			for i := range t.lines {
+				t.lines[i].Text = joined[i]
+			}
+		}
+	}
+	n := len(t.lines)
+	for n > 0 && strings.TrimRight(t.lines[n-1].Text, " ") == "" {
+		n--
+	}
+	t.lines = t.lines[:n]
+	return t, nil
+}
+
+// Capture returns text of pane paneID (see [CaptureOptions]): logical
+// lines (wrapped rows joined, B09) with trailing spaces and the blank
+// padding rows below the last written row removed, cut to the line and
+// byte budgets. The pane's identity and the text come from one tmux
+// invocation, so a pane id needs no snapshot first; a range needs one
+// more, to learn the history size. Errors: target_not_found, and
+// invalid_argument for a range that ends before it starts or a run the
+// pane does not hold.
+func (c *Client) Capture(ctx context.Context, paneID string, o CaptureOptions) (*CaptureResult, error) {
+	if o.To != 0 && o.From > o.To && (o.Run == "" || o.From > 0 == (o.To > 0)) {
+		return nil, tmxerr.Errorf(tmxerr.InvalidArgument, "the range ends (line %d) before it starts (line %d)", o.To, o.From)
+	}
+	switch {
+	case o.Run != "":
+		return c.captureRun(ctx, paneID, o)
+	case o.From < 0 || o.To < 0:
+		return nil, tmxerr.New(tmxerr.InvalidArgument, "line numbers of a pane start at 1 (its oldest line)",
+			"give absolute numbers (a result's first_line and last_line), or a run with its relative ones")
+	case o.From != 0 || o.To != 0:
+		return c.captureRange(ctx, paneID, o)
+	}
 	// Read o.MaxLines rows of history plus the screen; wrapped rows join
 	// into fewer lines, so read further back while that left the budget
 	// short and more history exists.
+	var t *paneText
 	for back := o.MaxLines; ; back *= 4 {
-		tok := tmux.NewToken()
-		args := []string{"display-message", "-p", "-t", paneID, tmux.BuildFormat(tok, captureFields),
-			";", "capture-pane", "-p", "-t", paneID, "-S", strconv.Itoa(-back)}
-		switch {
-		case !o.Rows:
-			args = append(args, "-J")
-		case o.KeepTrailing && c.rowsKeepSpaces(ctx):
-			args = append(args, "-N")
+		var err error
+		if t, err = c.readText(ctx, paneID, -back, nil, o); err != nil {
+			return nil, err
 		}
-		out, err := c.Exec(ctx, nil, args...)
-		if err != nil {
-			return nil, srv, err
-		}
-		head, text, _ := strings.Cut(string(out), "\n")
-		recs, err := tmux.ParseRecords(head, tok, len(captureFields))
-		if err != nil || len(recs) != 1 || recs[0][0] != paneID {
-			return nil, srv, tmxerr.Errorf(tmxerr.TargetNotFound, "no pane %s on this server", paneID).
-				WithFix("list_panes")
-		}
-		r := recs[0]
-		res.PaneID, res.WindowID, res.SessionID, res.HistorySize, res.HistoryLimit = r[0], r[1], r[2], atoi(r[3]), atoi(r[4])
-		srv = Server{SocketPath: r[5], PID: atoi(r[6])}
-		lines = splitLines(text, !o.KeepTrailing)
-		if len(lines) >= o.MaxLines || back >= res.HistorySize || o.Rows {
+		if len(t.lines) >= o.MaxLines || t.from == 0 || o.Rows {
 			break
 		}
 	}
-	b := Budget(lines, o.MaxLines, o.MaxBytes)
-	res.Lines, res.Truncated, res.DroppedLines, res.DroppedBytes = b.Lines, b.Truncated, b.DroppedLines, b.DroppedBytes
+	res := captureResult(paneID, t.lines, Budget(texts(t.lines), o.MaxLines, o.MaxBytes), false)
+	// The history rows above what was read are lines of the pane the
+	// result does not hold too (the alternate screen shows none of them).
+	if !t.alternate {
+		res.DroppedLines += t.from
+		res.Truncated = res.Truncated || t.from > 0
+	}
+	return res, nil
+}
+
+// captureRange reads lines o.From to o.To (absolute; 0: open). tmux's
+// capture takes rows relative to the screen, so the history size is asked
+// first, and the read starts a little earlier in case the pane scrolled in
+// between; each line's rows say where it is.
+func (c *Client) captureRange(ctx context.Context, paneID string, o CaptureOptions) (*CaptureResult, error) {
+	const slack = 64
+	hs, err := c.historySize(ctx, paneID)
+	if err != nil {
+		return nil, err
+	}
+	lo, hi := o.From-1, math.MaxInt // absolute rows
+	if o.From == 0 {
+		lo = 0
+	}
+	if o.To != 0 {
+		hi = o.To - 1
+	}
+	var t *paneText
+	for try := 0; ; try++ {
+		var to *int
+		if hi != math.MaxInt {
+			e := min(hi-hs, math.MaxInt16) // -E is at most SHRT_MAX in tmux
+			to = &e
+		}
+		if t, err = c.readText(ctx, paneID, lo-hs-slack, to, o); err != nil {
+			return nil, err
+		}
+		// The pane scrolled more than slack rows: read again from where
+		// it is now.
+		if t.from <= lo || try == 3 {
+			break
+		}
+		hs = t.historySize
+	}
+	var in []Line
+	for _, ln := range t.lines {
+		if ln.First >= lo && ln.First <= hi {
+			in = append(in, ln)
+		}
+	}
+	return captureResult(paneID, in, budgetFor(o, texts(in)), o.From != 0), nil
+}
+
+// captureRun reads the output of run o.Run in the pane, between its
+// markers, and lines o.From to o.To of it (counted from 1; negative from
+// its end). The pane's whole history is read to find the run, so this
+// holds while the run's start line is in it, whatever tmux trimmed.
+func (c *Client) captureRun(ctx context.Context, paneID string, o CaptureOptions) (*CaptureResult, error) {
+	m, err := runMarkers(o.Run)
+	if err != nil {
+		return nil, err
+	}
+	t, err := c.readText(ctx, paneID, math.MinInt32, nil, o)
+	if err != nil {
+		return nil, err
+	}
+	out, ok := m.span(t.lines)
+	if !ok {
+		return nil, tmxerr.Errorf(tmxerr.InvalidArgument, "pane %s holds no output of run %s (it was cleared, scrolled out of the history, or ran in another pane)", paneID, o.Run)
+	}
+	n := len(out)
+	at := func(k int) int { // a line of the run, 1-based, to an index
+		if k < 0 {
+			k = n + k + 1
+		}
+		return k - 1
+	}
+	lo, hi := 0, n-1
+	if o.From != 0 {
+		lo = max(at(o.From), 0)
+	}
+	if o.To != 0 {
+		hi = min(at(o.To), n-1)
+	}
+	var in []Line
+	if lo <= hi {
+		in = out[lo : hi+1]
+	}
+	return captureResult(paneID, in, budgetFor(o, texts(in)), o.From != 0), nil
+}
+
+// budgetFor cuts lines to o's budgets: a read from a start keeps the
+// oldest lines, any other the newest.
+func budgetFor(o CaptureOptions, lines []string) Budgeted {
+	if o.From != 0 {
+		return BudgetHead(lines, o.MaxLines, o.MaxBytes)
+	}
+	return Budget(lines, o.MaxLines, o.MaxBytes)
+}
+
+// captureResult is the result of lines cut to b; head says b kept the
+// oldest lines.
+func captureResult(paneID string, lines []Line, b Budgeted, head bool) *CaptureResult {
+	res := &CaptureResult{PaneID: paneID, Lines: b.Lines, Truncated: b.Truncated, DroppedLines: b.DroppedLines, DroppedBytes: b.DroppedBytes}
 	if res.Lines == nil {
 		res.Lines = []string{}
 	}
-	return res, srv, nil
+	if k := len(b.Lines); k > 0 {
+		kept := lines[len(lines)-k:]
+		if head {
+			kept = lines[:k]
+		}
+		res.FirstLine, res.LastLine = lineNumber(kept[0].First), lineNumber(kept[k-1].First)
+	}
+	return res
 }
 
-// splitLines splits capture output into lines, drops the blank padding rows
-// at the end, and removes trailing spaces when trim is set.
-func splitLines(s string, trim bool) []string {
-	if trim {
-		return splitCapture(s)
+func texts(lines []Line) []string {
+	out := make([]string, len(lines))
+	for i, ln := range lines {
+		out[i] = ln.Text
 	}
-	lines := splitCapture(s) // finds where the padding starts
-	raw := splitRaw(s)
-	return raw[:len(lines)]
+	return out
+}
+
+// historySize asks for pane paneID's history size. Errors:
+// target_not_found.
+func (c *Client) historySize(ctx context.Context, paneID string) (int, error) {
+	recs, err := c.Query(ctx, []string{"pane_id", "history_size"}, "display-message", "-p", "-t", paneID, FormatArg)
+	if err != nil {
+		return 0, err
+	}
+	if len(recs) != 1 || recs[0][0] != paneID {
+		return 0, tmxerr.Errorf(tmxerr.TargetNotFound, "no pane %s on this server", paneID).WithFix("list_panes")
+	}
+	return atoi(recs[0][1]), nil
 }
 
 func splitRaw(s string) []string {

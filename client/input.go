@@ -12,18 +12,16 @@ import (
 	"github.com/tmx-sh/tmx/tmxerr"
 )
 
-// InputResult reports what an input call sent and where.
+// InputResult reports what an input call sent and where. Fields that
+// are empty or false are left out.
 type InputResult struct {
-	PaneID    string `json:"pane_id"`
-	WindowID  string `json:"window_id"`
-	SessionID string `json:"session_id"`
-	// TargetPaneIDs are every pane the input reached: more than one when
-	// the target's synchronize-panes cohort has several members.
-	TargetPaneIDs []string `json:"target_pane_ids"`
+	PaneID string `json:"pane_id"`
+	// TargetPaneIDs are every pane the input reached, given only when
+	// that is more than the pane: its synchronize-panes cohort has several
+	// members.
+	TargetPaneIDs []string `json:"target_pane_ids,omitempty"`
 	// Keys is the exact key list sent (tmx send).
 	Keys []string `json:"keys,omitempty"`
-	// Text is the literal text sent (tmx type); JSON escapes its bytes.
-	Text string `json:"text,omitempty"`
 	// Bytes is the length of the text sent (type, paste); absent for
 	// keys, which Keys lists.
 	Bytes int `json:"bytes,omitempty"`
@@ -41,16 +39,19 @@ type InputResult struct {
 	// cleared its command line first (type --enter), so the line runs
 	// exactly the text sent.
 	LineReset bool `json:"line_reset,omitempty"`
-	// Enter is true when a submit key followed the text, as a separate step.
-	Enter bool `json:"enter"`
-	// Submitted says whether the program took the Enter (B01): "yes" when
-	// the pane visibly changed after it, "no" when there is evidence it
-	// did not (a shell still at its prompt with the text on its line, or
-	// the text never showed on a shell's line, so no Enter was sent), and
-	// "unknown" otherwise. tmx never sends a second Enter. Empty without
-	// Enter.
+	// Submitted says, when Enter followed the input as a separate step,
+	// whether the program took it (B01): "yes" when the pane visibly
+	// changed after it, "no" when there is evidence it did not (a shell
+	// still at its prompt with the text on its line, or the text never
+	// showed on a shell's line, so no Enter was sent), and "unknown"
+	// otherwise. tmx never sends a second Enter. Absent without Enter.
 	Submitted Tri      `json:"submitted,omitempty"`
 	Warnings  []string `json:"warnings,omitempty"`
+	// Wait is what the pane printed after the input, up to the text the
+	// input waited for ([InputOptions].Await); absent without a wait.
+	Wait *WaitResult `json:"wait,omitempty"`
+	// Enter is true when a submit key followed the text.
+	Enter bool `json:"-"`
 }
 
 // InputOptions are the consents an input call takes.
@@ -60,6 +61,54 @@ type InputOptions struct {
 	// ExitMode cancels the mode of a pane in one (copy mode, a chooser;
 	// copy-mode -q) before the input, instead of refusing it.
 	ExitMode bool
+	// Await, when set, waits after the input until the pane shows its
+	// text or regex (see [Client.WaitText]), from a start taken just
+	// before the input is sent, so an answer printed at once is not
+	// missed and nothing printed before counts. Its Cursor and NewOnly
+	// are not used.
+	Await *WaitOptions
+}
+
+// CheckWaitPattern refuses a text or regex an input waits for that holds
+// a control character other than tab: pane text, as tmux captures it,
+// holds none, so it could never match, and the input would be sent for
+// nothing. what names the argument in the error.
+func CheckWaitPattern(what, s string) error {
+	for i, r := range s {
+		if r < 0x20 && r != '\t' || r == 0x7f {
+			return tmxerr.Errorf(tmxerr.InvalidArgument, "%s holds the control character %q at byte %d; pane text holds none, so it could never match", what, r, i)
+		}
+	}
+	return nil
+}
+
+// awaitInput is the wait of o (nil without one): its start is taken
+// now, before the input it waits for the answer to is sent.
+func (c *Client) awaitInput(ctx context.Context, snap *Snapshot, p PaneInfo, o InputOptions) (*textWait, error) {
+	if o.Await == nil {
+		return nil, nil
+	}
+	wo := *o.Await
+	wo.Cursor, wo.NewOnly, wo.Key = "", false, nil
+	w, err := c.newTextWait(snap.Server, p, wo)
+	if err != nil {
+		return nil, err
+	}
+	w.res.PaneID, w.settle = "", inputSettle
+	return w, w.mark(ctx)
+}
+
+// finishInput waits, when the input has a wait (w), and puts its result
+// in res.
+func finishInput(ctx context.Context, w *textWait, res *InputResult) (*InputResult, error) {
+	if w == nil {
+		return res, nil
+	}
+	var err error
+	if res.Wait, err = w.watch(ctx); err != nil {
+		return nil, err
+	}
+	return res, nil
 }
 
 // Cohort returns the panes that input to p reaches: p alone, or, when p's
@@ -151,7 +200,11 @@ func idList(panes []PaneInfo) string {
 func ids(panes []PaneInfo) []string { return strings.Fields(idList(panes)) }
 
 func inputResult(p PaneInfo, reached []PaneInfo) *InputResult {
-	return &InputResult{PaneID: p.PaneID, WindowID: p.WindowID, SessionID: p.SessionID, TargetPaneIDs: ids(reached)}
+	res := &InputResult{PaneID: p.PaneID}
+	if len(reached) > 1 {
+		res.TargetPaneIDs = ids(reached)
+	}
+	return res
 }
 
 // SendKeys sends tmux key names to p (send-keys without -l). Every key is
@@ -175,6 +228,10 @@ func (c *Client) SendKeys(ctx context.Context, snap *Snapshot, p PaneInfo, keys 
 	if res.ExitedMode, err = c.exitModes(ctx, cohort); err != nil {
 		return nil, err
 	}
+	w, err := c.awaitInput(ctx, snap, p, o)
+	if err != nil {
+		return nil, err
+	}
 	args := []string{"send-keys", "-t", p.PaneID, "--"}
 	for _, k := range keys {
 		args = append(args, Arg(k))
@@ -183,7 +240,7 @@ func (c *Client) SendKeys(ctx context.Context, snap *Snapshot, p PaneInfo, keys 
 		return nil, err
 	}
 	res.Keys = keys
-	return res, nil
+	return finishInput(ctx, w, res)
 }
 
 // CheckTypedText refuses text that would do more than type characters:
@@ -197,8 +254,8 @@ func CheckTypedText(text string) error {
 	case !utf8.ValidString(text):
 		return tmxerr.New(tmxerr.InvalidArgument, "the text is not valid UTF-8", "")
 	case strings.ContainsAny(text, "\r\n"):
-		return tmxerr.New(tmxerr.InvalidArgument, "the text contains a newline, which would press Enter",
-			"send multi-line text with tmx paste (paste_text); it can press Enter afterwards")
+		return tmxerr.New(tmxerr.InvalidArgument, "the text contains a newline, which would press Enter", "").
+			WithFix("paste_multiline")
 	case len(text) > MaxTypedText:
 		return tmxerr.Errorf(tmxerr.InvalidArgument, "the text is %d bytes; typed text is at most %d", len(text), MaxTypedText).
 			WithFix("paste_long")
@@ -238,10 +295,14 @@ func (c *Client) TypeText(ctx context.Context, snap *Snapshot, p PaneInfo, text 
 	if enter && shell.AtPrompt == Yes && len(cohort) == 1 {
 		res.LineReset = resetLineEditor(p.PanePID, p.PaneTTY, shell.Editing, resetWait)
 	}
+	w, err := c.awaitInput(ctx, snap, p, o)
+	if err != nil {
+		return nil, err
+	}
 	if _, err := c.Exec(ctx, nil, "send-keys", "-t", p.PaneID, "-l", "--", Arg(text)); err != nil {
 		return nil, err
 	}
-	res.Text, res.Bytes = text, len(text)
+	res.Bytes = len(text)
 	if enter {
 		res.Enter = true
 		res.Submitted = c.submit(ctx, p, text, shell.AtPrompt == Yes, res, func() error {
@@ -249,7 +310,7 @@ func (c *Client) TypeText(ctx context.Context, snap *Snapshot, p PaneInfo, text 
 			return err
 		})
 	}
-	return res, nil
+	return finishInput(ctx, w, res)
 }
 
 // shellPrompt is the prompt state of p's program when it is a shell tmx
@@ -339,6 +400,10 @@ func (c *Client) Paste(ctx context.Context, snap *Snapshot, p PaneInfo, text str
 			}
 		}
 	}
+	w, err := c.awaitInput(ctx, snap, p, o.InputOptions)
+	if err != nil {
+		return nil, err
+	}
 	buf := "tmx-paste-" + randomHex(8)
 	args := []string{"load-buffer", "-b", buf, "-", ";", "paste-buffer", "-d"}
 	if !o.NoBracket {
@@ -367,7 +432,7 @@ func (c *Client) Paste(ctx context.Context, snap *Snapshot, p PaneInfo, text str
 			return err
 		})
 	}
-	return res, nil
+	return finishInput(ctx, w, res)
 }
 
 // bracketState says whether tmux would wrap a paste into p in

@@ -178,3 +178,63 @@ func Budget(lines []string, maxLines, maxBytes int) Budgeted {
 	b.Lines = kept
 	return b
 }
+
+// BudgetHead is [Budget] keeping the oldest lines instead: what a read
+// of a range from its start returns. The line that does not fit, when it
+// still leaves room, keeps its beginning, ending with [ClipMark].
+func BudgetHead(lines []string, maxLines, maxBytes int) Budgeted {
+	var b Budgeted
+	used, n := 0, 0
+	for n < len(lines) && n < maxLines {
+		cost := len(lines[n])
+		if n > 0 {
+			cost++
+		}
+		if used+cost > maxBytes {
+			break
+		}
+		used += cost
+		n++
+	}
+	kept := append([]string(nil), lines[:n]...)
+	shown := used
+	if n < len(lines) && n < maxLines {
+		room := maxBytes - used - len(ClipMark)
+		if n > 0 {
+			room--
+		}
+		if l := lines[n]; room > 0 {
+			cut := min(room, len(l))
+			for cut > 0 && cut < len(l) && !utf8.RuneStart(l[cut]) {
+				cut--
+			}
+			if cut > 0 {
+				kept = append(kept, l[:cut]+ClipMark)
+				shown += cut
+				if n > 0 {
+					shown++
+				}
+				n++
+			}
+		}
+	}
+	total := len(lines) - 1
+	for _, l := range lines {
+		total += len(l)
+	}
+	b.DroppedBytes = max(total, 0) - shown
+	b.DroppedLines = len(lines) - n
+	b.Truncated = b.DroppedLines > 0 || b.DroppedBytes > 0
+	b.Lines = kept
+	return b
+}
+
+// A run's output is most often read for its end (a summary, an error, a
+// prompt), so tmx run returns a short tail unless asked for more: the
+// rest stays in the pane, and its result says where (first_line,
+// last_line, run_id) for a later capture. RunTailLines and RunTailBytes
+// are that tail's default budget, within the ceilings.
+const (
+	RunTailLines = 20
+	RunTailBytes = 4000
+)

@@ -29,7 +29,7 @@ type Changed struct {
 	// Width and Height are the new size of a resized pane or window.
 	Width  int  `json:"width,omitempty"`
 	Height int  `json:"height,omitempty"`
-	Zoomed bool `json:"window_zoomed_flag"`
+	Zoomed bool `json:"window_zoomed_flag,omitempty"`
 	// OtherPaneID is the pane a swap exchanged places with; WindowIndex is a
 	// moved window's new index.
 	OtherPaneID string `json:"other_pane_id,omitempty"`
@@ -72,7 +72,7 @@ func (c *Client) Rename(ctx context.Context, r Resolved, level selector.Level, n
 		ch.WindowID = r.Pane.WindowID
 		args = []string{"rename-window", "-t", r.Pane.WindowID, "--", Literal(name)}
 	default:
-		return nil, nil, tmxerr.New(tmxerr.InvalidArgument, "panes have titles, not names", "set a pane's title with tmx title (set_pane_title)")
+		return nil, nil, tmxerr.New(tmxerr.InvalidArgument, "panes have titles, not names", "").WithFix("set_title")
 	}
 	if _, err := c.Exec(ctx, nil, args...); err != nil {
 		return nil, nil, err

@@ -31,34 +31,41 @@ type RunOptions struct {
 }
 
 // RunResult is the outcome of a framed run. Output holds only the lines
-// the command printed, newest kept within the budget.
+// the command printed, newest kept within the budget. Fields that are
+// almost always false or empty (pane_exited, server_gone,
+// history_overflow, end_lost, start_unknown, resume, note) are left out
+// when they are.
 type RunResult struct {
 	PaneID     string `json:"pane_id"`
-	WindowID   string `json:"window_id"`
-	SessionID  string `json:"session_id"`
-	Shell      string `json:"shell"`
 	ExitStatus *int   `json:"exit_status"`
 	Output     string `json:"output"`
 	// Started is true once the frame's own start marker was seen in the
 	// pane (or, for a run that ended, its end marker): the command began.
 	Started         bool `json:"started"`
 	TimedOut        bool `json:"timed_out"`
-	PaneExited      bool `json:"pane_exited"`
-	ServerGone      bool `json:"server_gone"`
-	HistoryOverflow bool `json:"history_overflow"`
+	PaneExited      bool `json:"pane_exited,omitempty"`
+	ServerGone      bool `json:"server_gone,omitempty"`
+	HistoryOverflow bool `json:"history_overflow,omitempty"`
 	// EndLost is true when the command ended but its end line, and with
 	// it the exit status, was gone from the pane before tmx read it
 	// (cleared, or scrolled past history-limit).
 	EndLost bool `json:"end_lost,omitempty"`
 	// StartUnknown is true when the server went away before tmx could tell
 	// whether the command started; Started is then true, to be safe.
-	StartUnknown            bool     `json:"start_unknown,omitempty"`
-	DurationMS              int64    `json:"duration_ms"`
-	EffectiveTimeoutSeconds float64  `json:"effective_timeout_seconds"`
-	Truncated               bool     `json:"truncated"`
-	DroppedLines            int      `json:"dropped_lines"`
-	DroppedBytes            int      `json:"dropped_bytes"`
-	TargetPaneIDs           []string `json:"target_pane_ids"`
+	StartUnknown            bool    `json:"start_unknown,omitempty"`
+	DurationMS              int64   `json:"duration_ms"`
+	EffectiveTimeoutSeconds float64 `json:"effective_timeout_seconds"`
+	Truncated               bool    `json:"truncated"`
+	DroppedLines            int     `json:"dropped_lines"`
+	DroppedBytes            int     `json:"dropped_bytes"`
+	// FirstLine and LastLine are the line numbers (see [CaptureOptions])
+	// of the output's first and last line in the pane, shown or not;
+	// absent when the command printed nothing or the pane is gone. RunID
+	// names the run, so that tmx capture --run ID (capture_pane's run)
+	// reads any lines of its output later.
+	FirstLine int    `json:"first_line,omitempty"`
+	LastLine  int    `json:"last_line,omitempty"`
+	RunID     string `json:"run_id"`
 	// Resume, given when tmx stopped waiting while the command still ran,
 	// waits for it again: tmx run --resume TOKEN (run_shell_command's
 	// resume) returns what a finished run returns.
@@ -238,11 +245,10 @@ func (c *Client) Run(ctx context.Context, snap *Snapshot, p PaneInfo, command st
 		return nil, err
 	}
 	shellName, kind := paneShell(p)
-	res := &RunResult{
-		PaneID: p.PaneID, WindowID: p.WindowID, SessionID: p.SessionID, Shell: shellName,
-		EffectiveTimeoutSeconds: o.Timeout.Seconds(), TargetPaneIDs: []string{p.PaneID},
-	}
 	nonce := randomHex(8)
+	res := &RunResult{
+		PaneID: p.PaneID, EffectiveTimeoutSeconds: o.Timeout.Seconds(), RunID: nonce,
+	}
 	f := &frame{
 		c: c, pane: p, res: res, heartbeat: o.Heartbeat,
 		m: frameMarkers{half1: "__tmx" + nonce[:8], half2: nonce[8:],
@@ -466,6 +472,9 @@ func (f *frame) finish(ctx context.Context, lines []string, found bool, o RunOpt
 	}
 	b := Budget(out, o.MaxLines, o.MaxBytes)
 	res.Output, res.Truncated, res.DroppedLines, res.DroppedBytes = b.Text(), b.Truncated || overflow || cleared, b.DroppedLines, b.DroppedBytes
+	if len(out) > 0 && !res.ServerGone {
+		res.FirstLine, res.LastLine = f.locate(ctx, lines)
+	}
 	if !res.Started && !f.notStarted && !f.bufChecked {
 		// No marker was seen. The frame deletes the command's buffer when
 		// it reads it, so deleting it now tells whether it started, and if
@@ -558,13 +567,11 @@ func (c *Client) Resume(ctx context.Context, snap *Snapshot, token string, o Run
 			"the run it names went with that server; look at the panes (tmx ls) for what is left")
 	}
 	id := t.paneID()
-	res := &RunResult{PaneID: id, EffectiveTimeoutSeconds: o.Timeout.Seconds(), TargetPaneIDs: []string{id}}
+	res := &RunResult{PaneID: id, EffectiveTimeoutSeconds: o.Timeout.Seconds(), RunID: hex.EncodeToString(t.Nonce[:])}
 	f := &frame{c: c, res: res, m: t.markers(), startAbs: t.StartAbs, heartbeat: o.Heartbeat}
 	p := snap.Pane(id, "")
 	if p != nil {
 		f.pane = *p
-		res.WindowID, res.SessionID = p.WindowID, p.SessionID
-		res.Shell, _ = paneShell(*p)
 	} else {
 		f.pane = PaneInfo{PaneFields: PaneFields{PaneID: id}}
 	}

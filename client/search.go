@@ -3,10 +3,12 @@ package client
 import (
 	"context"
 	"fmt"
+	"math"
 	"regexp"
 	"regexp/syntax"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/tmx-sh/tmx/internal/tmux"
 	"github.com/tmx-sh/tmx/tmxerr"
@@ -20,43 +22,68 @@ type SearchOptions struct {
 	Regex   bool
 	// IgnoreCase matches without regard to case.
 	IgnoreCase bool
-	// MaxPanes bounds how many panes are read; LinesPerPane how many of
-	// each pane's newest lines; MaxMatches how many matches are returned;
-	// MaxBytes the bytes of matched text returned.
+	// MaxPanes bounds how many panes are read; MaxMatches how many matches
+	// are returned; MaxBytes the bytes of text returned (matches and their
+	// context). LinesPerPane, when positive, reads only each pane's
+	// newest lines instead of all it keeps.
 	MaxPanes, LinesPerPane, MaxMatches, MaxBytes int
+	// Context is how many lines before and after each match come with it
+	// (grep -C), at most MaxContext.
+	Context int
 }
+
+// MaxContext bounds [SearchOptions.Context].
+const MaxContext = 20
 
 // SearchMatch is one line that matched.
 type SearchMatch struct {
-	PaneID      string `json:"pane_id"`
-	SessionName string `json:"session_name"`
-	WindowIndex int    `json:"window_index"`
-	PaneIndex   int    `json:"pane_index"`
-	// LineFromEnd counts lines from the pane's newest line (1 = newest).
-	LineFromEnd int    `json:"line_from_end"`
-	Text        string `json:"text"`
+	PaneID string `json:"pane_id"`
+	// Line is the line's number in its pane (see [CaptureOptions]): tmx
+	// capture --from and --to read around it.
+	Line int    `json:"line"`
+	Text string `json:"text"`
+	// Before and After are the lines around it, as many as asked
+	// (context) and the pane holds.
+	Before []string `json:"before,omitempty"`
+	After  []string `json:"after,omitempty"`
+	// Where the pane is, for people.
+	SessionName string `json:"-"`
+	WindowIndex int    `json:"-"`
+	PaneIndex   int    `json:"-"`
 }
 
 // SearchResult reports the matches and everything the search did not look
 // at, so "no match" is never a claim about text that was not read.
 type SearchResult struct {
 	Matches []SearchMatch `json:"matches"`
-	// PanesSearched were read; PanesSkipped were not (over max_panes).
+	// PanesSearched were read, LinesSearched lines in all; PanesSkipped
+	// were not (over max_panes, or closed while the search ran).
 	PanesSearched int      `json:"panes_searched"`
-	PanesSkipped  []string `json:"panes_skipped"`
-	// LinesPerPane is how far back each pane was read.
-	LinesPerPane int `json:"lines_per_pane"`
+	LinesSearched int      `json:"lines_searched"`
+	PanesSkipped  []string `json:"panes_skipped,omitempty"`
+	// LinesNotSearched counts the history rows of the panes searched
+	// that were not read (the search was limited to each pane's newest
+	// lines); absent when every line was read.
+	LinesNotSearched int `json:"lines_not_searched,omitempty"`
 	// MatchesDropped counts matches past max_matches or max_bytes.
 	MatchesDropped int  `json:"matches_dropped"`
 	Truncated      bool `json:"truncated"`
 	DroppedBytes   int  `json:"dropped_bytes"`
 }
 
-// maxMatchText bounds one match's text (its newest bytes kept).
+// maxMatchText bounds one returned line's text (its newest bytes kept).
 const maxMatchText = 512
 
+// searchBatchRows bounds the rows one tmux invocation of a search reads,
+// so a search of many long histories holds a bounded part of them at a
+// time.
+const searchBatchRows = 200000
+
 // Search finds lines matching a pattern in panes (all panes of snap, or
-// the members of a target), reading every pane in one tmux invocation. The
+// the members of a target): everything each pane keeps, its whole history
+// and its screen, unless o.LinesPerPane limits it to the newest lines.
+// Panes are read in as few tmux invocations as their sizes allow, each
+// line with the rows it spans, so every match has its line number. The
 // pattern is matched by tmx, never put into a tmux format, so "#(cmd)" in
 // it is plain text. Errors: invalid_argument (a bad regex).
 func (c *Client) Search(ctx context.Context, panes []PaneInfo, o SearchOptions) (*SearchResult, error) {
@@ -64,7 +91,8 @@ func (c *Client) Search(ctx context.Context, panes []PaneInfo, o SearchOptions) 
 	if err != nil {
 		return nil, err
 	}
-	res := &SearchResult{Matches: []SearchMatch{}, PanesSkipped: []string{}, LinesPerPane: o.LinesPerPane}
+	o.Context = max(0, min(o.Context, MaxContext))
+	res := &SearchResult{Matches: []SearchMatch{}}
 	seen := map[string]bool{}
 	var todo []PaneInfo
 	for _, p := range panes {
@@ -78,63 +106,137 @@ func (c *Client) Search(ctx context.Context, panes []PaneInfo, o SearchOptions) 
 		}
 		todo = append(todo, p)
 	}
-	if len(todo) == 0 {
-		return res, nil
+	from := math.MinInt32
+	if o.LinesPerPane > 0 {
+		from = -o.LinesPerPane
 	}
+	bytesLeft := o.MaxBytes
+	for len(todo) > 0 {
+		n, rows := 0, 0
+		for n < len(todo) && (n == 0 || rows+todo[n].HistorySize+todo[n].PaneHeight <= searchBatchRows) {
+			rows += todo[n].HistorySize + todo[n].PaneHeight
+			n++
+		}
+		batch := todo[:n]
+		todo = todo[n:]
+		texts, err := c.readTexts(ctx, batch, from)
+		if err != nil {
+			return nil, err
+		}
+		for i, p := range batch {
+			t := texts[i]
+			if t == nil {
+				// The pane closed meanwhile (display-message fell back to
+				// another): what was read is not this pane's.
+				res.PanesSkipped = append(res.PanesSkipped, p.PaneID)
+				continue
+			}
+			res.PanesSearched++
+			res.LinesSearched += len(t.lines)
+			if !t.alternate {
+				res.LinesNotSearched += t.from
+			}
+			for j, ln := range t.lines {
+				if !match(ln.Text) {
+					continue
+				}
+				m := SearchMatch{PaneID: p.PaneID, Line: lineNumber(ln.First), SessionName: p.SessionName,
+					WindowIndex: p.WindowIndex, PaneIndex: p.PaneIndex}
+				var clipped int
+				m.Text, clipped = clipText(ln.Text)
+				cost := len(m.Text)
+				for k := max(0, j-o.Context); k < j; k++ {
+					s, _ := clipText(t.lines[k].Text)
+					m.Before = append(m.Before, s)
+					cost += len(s)
+				}
+				for k := j + 1; k < len(t.lines) && k <= j+o.Context; k++ {
+					s, _ := clipText(t.lines[k].Text)
+					m.After = append(m.After, s)
+					cost += len(s)
+				}
+				if len(res.Matches) == o.MaxMatches || cost > bytesLeft {
+					res.MatchesDropped++
+					continue
+				}
+				res.DroppedBytes += clipped
+				bytesLeft -= cost
+				res.Matches = append(res.Matches, m)
+			}
+		}
+	}
+	res.Truncated = res.MatchesDropped > 0 || len(res.PanesSkipped) > 0 || res.DroppedBytes > 0 || res.LinesNotSearched > 0
+	return res, nil
+}
+
+// clipText keeps the newest maxMatchText bytes of a line, after
+// [ClipMark], and says how many it dropped.
+func clipText(s string) (string, int) {
+	if len(s) <= maxMatchText {
+		return s, 0
+	}
+	cut := len(s) - maxMatchText
+	for cut < len(s) && !utf8.RuneStart(s[cut]) {
+		cut++
+	}
+	return ClipMark + s[cut:], cut
+}
+
+// readTexts reads panes from relative row from to the bottom, as
+// [Client.readText] does for one, in one tmux invocation: an entry is nil
+// for a pane that is gone.
+func (c *Client) readTexts(ctx context.Context, panes []PaneInfo, from int) ([]*paneText, error) {
 	tok := tmux.NewToken()
+	rowsFlag := "-p"
+	if c.rowsKeepSpaces(ctx) {
+		rowsFlag = "-N"
+	}
+	start := strconv.Itoa(from)
 	var args []string
-	for i, p := range todo {
+	for i, p := range panes {
 		if i > 0 {
 			args = append(args, ";")
 		}
 		// The pane id comes from the format, not the argument:
 		// display-message passes its text through strftime(3) (tmux(1),
 		// display-message), which would mangle a literal "%3".
-		args = append(args, "display-message", "-p", "-t", p.PaneID, tok+"#{pane_id}",
-			";", "capture-pane", "-p", "-J", "-t", p.PaneID, "-S", strconv.Itoa(-o.LinesPerPane))
+		args = append(args, "display-message", "-p", "-t", p.PaneID, tok+"#{pane_id}:#{history_size}:#{alternate_on}",
+			";", "capture-pane", "-p", rowsFlag, "-t", p.PaneID, "-S", start,
+			";", "display-message", "-p", "-t", p.PaneID, tok+"-",
+			";", "capture-pane", "-p", "-J", "-t", p.PaneID, "-S", start)
 	}
 	out, err := c.Exec(ctx, nil, args...)
 	if err != nil {
 		return nil, err
 	}
 	chunks := strings.Split(string(out), tok)
-	bytesLeft := o.MaxBytes
-	for i, p := range todo {
-		if i+1 >= len(chunks) {
-			res.PanesSkipped = append(res.PanesSkipped, p.PaneID)
+	texts := make([]*paneText, len(panes))
+	for i, p := range panes {
+		if 2*i+2 >= len(chunks) {
+			break
+		}
+		head, rowsText, _ := strings.Cut(chunks[2*i+1], "\n")
+		_, joinedText, _ := strings.Cut(chunks[2*i+2], "\n")
+		f := strings.Split(head, ":")
+		if len(f) != 3 || f[0] != p.PaneID {
 			continue
 		}
-		head, body, _ := strings.Cut(chunks[i+1], "\n")
-		if head != p.PaneID {
-			// The pane closed meanwhile and display-message fell back to
-			// another: what was read is not this pane's.
-			res.PanesSkipped = append(res.PanesSkipped, p.PaneID)
-			continue
+		t := &paneText{historySize: atoi(f[1]), alternate: isOne(f[2])}
+		first := max(from, -t.historySize)
+		if t.alternate {
+			first = max(from, 0)
 		}
-		res.PanesSearched++
-		lines := splitCapture(body)
-		if len(lines) > o.LinesPerPane {
-			lines = lines[len(lines)-o.LinesPerPane:]
+		t.from = t.historySize + first
+		joined := splitRaw(joinedText)
+		t.lines = mapRows(joined, splitRaw(rowsText), t.from)
+		n := len(t.lines)
+		for n > 0 && t.lines[n-1].Text == "" {
+			n--
 		}
-		for j, ln := range lines {
-			if !match(ln) {
-				continue
-			}
-			if len(ln) > maxMatchText {
-				res.DroppedBytes += len(ln) - maxMatchText
-				ln = ClipMark + ln[len(ln)-maxMatchText:]
-			}
-			if len(res.Matches) == o.MaxMatches || len(ln) > bytesLeft {
-				res.MatchesDropped++
-				continue
-			}
-			bytesLeft -= len(ln)
-			res.Matches = append(res.Matches, SearchMatch{PaneID: p.PaneID, SessionName: p.SessionName,
-				WindowIndex: p.WindowIndex, PaneIndex: p.PaneIndex, LineFromEnd: len(lines) - j, Text: ln})
-		}
+		t.lines = t.lines[:n]
+		texts[i] = t
 	}
-	res.Truncated = res.MatchesDropped > 0 || len(res.PanesSkipped) > 0 || res.DroppedBytes > 0
-	return res, nil
+	return texts, nil
 }
 
 func searchMatcher(o SearchOptions) (func(string) bool, error) {
@@ -212,7 +314,13 @@ func (c *Client) PaneSnapshot(ctx context.Context, p PaneInfo, maxLines, maxByte
 		texts = texts[:len(texts)-1]
 	}
 	b := Budget(texts, maxLines, maxBytes)
-	s := &PaneSnapshot{PaneInfo: p, Lines: b.Lines, Truncated: b.Truncated, DroppedLines: b.DroppedLines, DroppedBytes: b.DroppedBytes}
+	// The history rows above what was read are lines of the pane the
+	// snapshot does not hold.
+	above := max(l.HistorySize+l.From, 0)
+	if l.AlternateOn {
+		above = 0
+	}
+	s := &PaneSnapshot{PaneInfo: p, Lines: b.Lines, Truncated: b.Truncated || above > 0, DroppedLines: b.DroppedLines + above, DroppedBytes: b.DroppedBytes}
 	if s.Lines == nil {
 		s.Lines = []string{}
 	}

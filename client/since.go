@@ -22,9 +22,7 @@ type SinceOptions struct {
 
 // SinceResult is what a read since a cursor returns.
 type SinceResult struct {
-	PaneID    string `json:"pane_id"`
-	WindowID  string `json:"window_id"`
-	SessionID string `json:"session_id"`
+	PaneID string `json:"pane_id"`
 	// Lines are the finished lines added since the cursor (all finished
 	// lines on a first read), newest kept within the budget.
 	Lines []string `json:"lines"`
@@ -65,7 +63,7 @@ const maxCurrent = 5
 // or anchored to. Errors: cursor_invalid, cursor_expired,
 // cursor_other_server, cursor_other_pane, target_not_found.
 func (c *Client) Since(ctx context.Context, srv Server, p PaneInfo, o SinceOptions) (*SinceResult, error) {
-	res := &SinceResult{PaneID: p.PaneID, WindowID: p.WindowID, SessionID: p.SessionID, Lines: []string{}, Current: []string{}}
+	res := &SinceResult{PaneID: p.PaneID, Lines: []string{}, Current: []string{}}
 	var cur *Cursor
 	if o.Cursor != "" {
 		var err error
@@ -115,6 +113,14 @@ func (c *Client) Since(ctx context.Context, srv Server, p PaneInfo, o SinceOptio
 	}
 	b := Budget(texts, o.MaxLines, o.MaxBytes)
 	res.Lines, res.Truncated, res.DroppedLines, res.DroppedBytes = b.Lines, b.Truncated, b.DroppedLines, b.DroppedBytes
+	if cur == nil && !o.FromNow {
+		// A first read is about every finished line: the history rows
+		// above what was read count as lines it does not hold.
+		if above := l.HistorySize + l.From; above > 0 && !l.AlternateOn {
+			res.DroppedLines += above
+			res.Truncated = true
+		}
+	}
 	if res.Lines == nil {
 		res.Lines = []string{}
 	}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 	"syscall"
 	"time"
@@ -61,26 +62,30 @@ const maxMatchLine = 256 << 10
 
 // WaitResult is the outcome of a wait for text.
 type WaitResult struct {
-	PaneID    string `json:"pane_id"`
-	WindowID  string `json:"window_id"`
-	SessionID string `json:"session_id"`
-	Outcome   string `json:"outcome"`
+	PaneID  string `json:"pane_id,omitempty"`
+	Outcome string `json:"outcome"`
 	// MatchedText is what matched (the text, the regex match, or the stop
 	// pattern); MatchedLine the whole line it is on.
 	MatchedText string `json:"matched_text"`
 	MatchedLine string `json:"matched_line"`
 	// Lines are the finished lines the pane printed during the wait, up to
-	// and including the match, newest kept within the budget.
-	Lines []string `json:"lines"`
+	// and including the match, newest kept within the budget; FirstLine
+	// and LastLine their line numbers (see [CaptureOptions]), absent when
+	// there are none.
+	Lines     []string `json:"lines"`
+	FirstLine int      `json:"first_line,omitempty"`
+	LastLine  int      `json:"last_line,omitempty"`
 	// Current holds the lines at and below the terminal cursor at the last
 	// read (a prompt, a progress line), at most 5: what the pane shows now,
 	// whatever the outcome.
 	Current []string `json:"current"`
 	// Cursor is a since cursor at the end of what the wait read, so a
 	// capture_since can go on from there.
-	Cursor                  string  `json:"cursor"`
-	EventsDropped           int64   `json:"events_dropped"`
-	PollingFallback         bool    `json:"polling_fallback"`
+	Cursor string `json:"cursor,omitempty"`
+	// EventsDropped counts control-mode notifications tmux dropped
+	// (absent when none); PollingFallback says the pane was polled.
+	EventsDropped           int64   `json:"events_dropped,omitempty"`
+	PollingFallback         bool    `json:"polling_fallback,omitempty"`
 	EffectiveTimeoutSeconds float64 `json:"effective_timeout_seconds"`
 	DurationMS              int64   `json:"duration_ms"`
 	Truncated               bool    `json:"truncated"`
@@ -137,143 +142,151 @@ func containsText(line, text string) bool {
 // [Cursor.Check] among them); the outcomes (including timed_out,
 // pane_died and server_gone) are results.
 func (c *Client) WaitText(ctx context.Context, srv Server, p PaneInfo, o WaitOptions) (*WaitResult, error) {
-	began := time.Now()
-	if o.Text == "" && o.Regex == nil {
-		return nil, tmxerr.New(tmxerr.Usage, "nothing to wait for", "give --text or --regex")
+	w, err := c.newTextWait(srv, p, o)
+	if err != nil {
+		return nil, err
 	}
-	m := &matcher{text: o.Text, re: o.Regex, stops: o.Stop}
-	res := &WaitResult{PaneID: p.PaneID, WindowID: p.WindowID, SessionID: p.SessionID, Lines: []string{},
-		Current: []string{}, EffectiveTimeoutSeconds: o.Timeout.Seconds()}
-	deadline, cancel := context.WithTimeout(ctx, o.Timeout)
-	defer cancel()
+	if err := w.begin(ctx); err != nil || w.res.Outcome != "" {
+		return w.res, err
+	}
+	return w.watch(ctx)
+}
 
+// textWait is one wait for text in a pane: what it matches, where new
+// output starts, and what it has read so far. [Client.WaitText] runs one
+// from start to end; an input that waits for its answer takes its start
+// before the input is sent ([textWait.mark]) and watches after.
+type textWait struct {
+	c     *Client
+	srv   Server
+	p     PaneInfo
+	o     WaitOptions
+	m     *matcher
+	res   *WaitResult
+	began time.Time
 	// cur marks where new output starts: the caller's cursor (given), or
-	// the end of what the pane shows at entry. current is the text at and
+	// the end of what the pane showed at entry. current is the text at and
 	// below the terminal cursor when last looked at; with a given cursor
 	// it is unknown, and the cursor's own line counts as new once it
 	// differs from the one the cursor recorded, or once lines were
-	// finished after the cursor.
-	var cur, given *Cursor
-	current := ""
-	if o.Cursor != "" {
-		g, err := DecodeCursor(o.Cursor, o.Key)
-		if err != nil {
-			return nil, err
-		}
-		if err := g.Check(srv, p.PaneID); err != nil {
-			return nil, err
-		}
-		if g.PanePID == p.PanePID {
-			cur, given = g, g
-		}
-	}
-	if cur == nil {
-		entry, err := c.look(ctx, p.PaneID, 0)
-		if err != nil {
-			return nil, err
-		}
-		res.Current = currentLines(entry)
-		if !o.NewOnly {
-			for _, ln := range entry.Lines {
-				if match, stopped, ok := m.find(ln.Text); ok {
-					res.Outcome, res.MatchedText, res.MatchedLine = OutcomePresentAtEntry, match, ln.Text
-					if stopped {
-						res.Outcome = OutcomeStopped
-					}
-					res.Cursor = cursorAfter(srv, entry, nil).Encode(o.Key)
-					res.DurationMS = time.Since(began).Milliseconds()
-					return res, nil
-				}
-			}
-		}
-		cur = cursorAfter(srv, entry, nil)
-		current = currentText(entry)
-	}
+	// finished after the cursor (finishedSince).
+	cur, given    *Cursor
+	current       string
+	finishedSince bool
+	// first is true until the first look after the start.
+	first bool
+	// seen are the finished lines read since the start, oldest first, and
+	// seenAt the absolute row each starts on.
+	seen   []string
+	seenAt []int
+	// settle, when positive, is how long a match on the line at the
+	// terminal cursor (a prompt) must stay there, the pane unchanged,
+	// before it counts; pending holds such a match, and pendingAt when
+	// it was seen.
+	settle    time.Duration
+	pending   *WaitResult
+	pendingAt time.Time
+}
 
-	cc, cerr := c.r.AttachControl(deadline, p.SessionID, p.PaneID)
+// inputSettle is the settle of an input's wait (see textWait.settle): a
+// program that reads input already sent (a paste of several lines, keys
+// typed ahead) shows its prompt between them for well under this, while
+// a prompt that waits for more stays.
+var inputSettle = 100 * time.Millisecond
+
+// newTextWait checks o and prepares a wait on p; nothing is read yet.
+func (c *Client) newTextWait(srv Server, p PaneInfo, o WaitOptions) (*textWait, error) {
+	if o.Text == "" && o.Regex == nil {
+		return nil, tmxerr.New(tmxerr.Usage, "nothing to wait for", "give --text or --regex")
+	}
+	return &textWait{
+		c: c, srv: srv, p: p, o: o, began: time.Now(), first: true,
+		m: &matcher{text: o.Text, re: o.Regex, stops: o.Stop},
+		res: &WaitResult{PaneID: p.PaneID, Lines: []string{}, Current: []string{},
+			EffectiveTimeoutSeconds: o.Timeout.Seconds()},
+	}, nil
+}
+
+// begin sets where new output starts: at o.Cursor when it is the pane's
+// (a cursor of the pane's earlier process is ignored), else at the end of
+// what the pane shows now, where text already shown ends the wait at once
+// (present_at_entry, or stopped) unless o.NewOnly.
+func (w *textWait) begin(ctx context.Context) error {
+	if w.o.Cursor != "" {
+		g, err := DecodeCursor(w.o.Cursor, w.o.Key)
+		if err != nil {
+			return err
+		}
+		if err := g.Check(w.srv, w.p.PaneID); err != nil {
+			return err
+		}
+		if g.PanePID == w.p.PanePID {
+			w.cur, w.given = g, g
+			return nil
+		}
+	}
+	entry, err := w.c.look(ctx, w.p.PaneID, 0)
+	if err != nil {
+		return err
+	}
+	w.res.Current = currentLines(entry)
+	w.cur, w.current = cursorAfter(w.srv, entry, nil), currentText(entry)
+	if w.o.NewOnly {
+		return nil
+	}
+	for _, ln := range entry.Lines {
+		if match, stopped, ok := w.m.find(ln.Text); ok {
+			w.res.Outcome, w.res.MatchedText, w.res.MatchedLine = OutcomePresentAtEntry, match, ln.Text
+			if stopped {
+				w.res.Outcome = OutcomeStopped
+			}
+			w.done()
+			return nil
+		}
+	}
+	return nil
+}
+
+// mark sets the start at what the pane shows now, as a given cursor: what
+// the pane prints after it, its cursor line included once that changes,
+// is new. An input that waits for its answer marks before sending.
+func (w *textWait) mark(ctx context.Context) error {
+	entry, err := w.c.look(ctx, w.p.PaneID, 0)
+	if err != nil {
+		return err
+	}
+	w.cur = cursorAfter(w.srv, entry, nil)
+	w.given = w.cur
+	return nil
+}
+
+// watch waits, from the start begin or mark set, until a match, a stop
+// text, the timeout, or the pane or server going away, and returns the
+// result. Errors: the pane cannot be watched (no control-mode client and
+// no polling allowed), or ctx ended.
+func (w *textWait) watch(ctx context.Context) (*WaitResult, error) {
+	deadline, cancel := context.WithTimeout(ctx, w.o.Timeout)
+	defer cancel()
+	cc, cerr := w.c.r.AttachControl(deadline, w.p.SessionID, w.p.PaneID)
 	if cerr != nil {
 		if deadline.Err() != nil {
-			return c.waitEnd(res, OutcomeTimedOut, cur, o, began), nil
+			return w.end(OutcomeTimedOut), nil
 		}
-		if !o.AllowPolling {
+		if !w.o.AllowPolling {
 			return nil, tmxerr.Errorf(tmxerr.TmuxError, "cannot watch the pane: a tmux control-mode client did not attach (%v)", cerr).
 				WithHint("set TMX_ALLOW_POLLING_FALLBACK=1 to read the pane every %v instead", PollEvery)
 		}
-		res.PollingFallback = true
+		w.res.PollingFallback = true
 	} else {
 		defer cc.Close()
 	}
-
-	var seen []string
-	finishedSince := false // lines were finished after the given cursor
-	first := true
-	check := func() (done bool) {
-		l, newLines, how, err := c.lookSince(ctx, p.PaneID, cur, true)
-		if err != nil {
-			// No server answers on the socket (it exited, or its socket
-			// file was deleted while the control client stayed attached):
-			// no later read can succeed, so waiting on would report a
-			// timeout for text the pane may well have printed.
-			if errors.Is(err, ErrNoServer) || errors.Is(err, ErrServerGone) {
-				if gone, _ := c.paneGone(ctx, p); gone {
-					res.Outcome = OutcomeServerGone
-					return true
-				}
-			}
-			return false
-		}
-		res.Current = currentLines(l)
-		if first && given != nil && how == anchorLost && !l.rowsMayHaveMoved(given.HistorySize) {
-			// The caller's cursor no longer finds its place, and tmux
-			// dropped no history: its lines were redrawn, and what is on
-			// screen cannot be told old from new, so it all counts as
-			// there at entry. (When tmux dropped history, the lines above
-			// the place went first: all that is left is new.)
-			first = false
-			cur, given, current = cursorAfter(srv, l, nil), nil, currentText(l)
-			return false
-		}
-		first = false
-		// Otherwise a cleared pane's finished lines are all new to this
-		// wait: it began before they were printed.
-		for i, ln := range newLines {
-			seen = append(seen, ln.Text)
-			if match, stopped, ok := m.find(ln.Text); ok {
-				res.Outcome, res.MatchedText, res.MatchedLine = outcome(stopped), match, ln.Text
-				// The cursor goes on right after the match: what came
-				// after it is new to a capture_since or a wait given it.
-				fin := l.Finished()
-				cur = cursorThrough(srv, l, fin[:len(fin)-len(newLines)+i+1], cur)
-				return true
-			}
-		}
-		finishedSince = finishedSince || len(newLines) > 0
-		cur = cursorAfter(srv, l, cur)
-		// The line at the cursor (a prompt that ends without a newline) is
-		// matched too, once it differs from what was there at the start.
-		if now := currentText(l); now != current {
-			current = now
-			if ln, _ := l.at(l.CursorAbs()); given != nil && !finishedSince && given.sameLine(ln.Text) {
-				return false // the given cursor's own line, as it was
-			}
-			for _, ln := range l.Current() {
-				if match, stopped, ok := m.find(ln.Text); ok {
-					res.Outcome, res.MatchedText, res.MatchedLine = outcome(stopped), match, ln.Text
-					return true
-				}
-			}
-		}
-		return false
-	}
-
-	// Anything printed between the entry read and the attach is checked
-	// first.
-	if check() {
-		return c.waitDone(res, seen, cur, o, began), nil
+	// Anything printed between the start and the attach is checked first.
+	if w.check(ctx) {
+		return w.done(), nil
 	}
 	var poll <-chan time.Time
 	var wake, structure, exited <-chan struct{}
-	if res.PollingFallback {
+	if w.res.PollingFallback {
 		t := time.NewTicker(PollEvery)
 		defer t.Stop()
 		poll = t.C
@@ -281,38 +294,152 @@ func (c *Client) WaitText(ctx context.Context, srv Server, p PaneInfo, o WaitOpt
 		wake, structure, exited = cc.Wake(), cc.Structure(), cc.Exited()
 	}
 	for {
+		// A pending match on the cursor line is looked at again once it
+		// has had time to settle.
+		var settled <-chan time.Time
+		if w.pending != nil {
+			settled = time.After(w.settle - time.Since(w.pendingAt))
+		}
 		select {
 		case <-deadline.Done():
 			if ctx.Err() != nil {
 				return nil, ctx.Err()
 			}
-			return c.waitDone(res, seen, cur, o, began), nil
+			return w.done(), nil
 		case <-wake:
 		case <-poll:
+		case <-settled:
 		case <-structure:
-			if gone, exited := c.paneGone(ctx, p); gone || exited {
-				res.Outcome = map[bool]string{true: OutcomeServerGone, false: OutcomePaneDied}[gone]
-				return c.waitDone(res, seen, cur, o, began), nil
+			if gone, exited := w.c.paneGone(ctx, w.p); gone || exited {
+				return w.end(map[bool]string{true: OutcomeServerGone, false: OutcomePaneDied}[gone]), nil
 			}
 			continue
 		case <-exited:
 			// The client left: its session closed (the pane with it) or the
 			// server exited.
-			gone, died := c.paneGone(ctx, p)
-			switch {
-			case gone:
-				res.Outcome = OutcomeServerGone
-			case died:
-				res.Outcome = OutcomePaneDied
-			default:
-				res.Outcome = OutcomeServerGone
+			if _, died := w.c.paneGone(ctx, w.p); died {
+				return w.end(OutcomePaneDied), nil
 			}
-			return c.waitDone(res, seen, cur, o, began), nil
+			return w.end(OutcomeServerGone), nil
 		}
-		if check() {
-			return c.waitDone(res, seen, cur, o, began), nil
+		if w.check(ctx) {
+			return w.done(), nil
 		}
 	}
+}
+
+// check reads what the pane printed since the start and reports whether
+// the wait is over: a match or a stop text in a new finished line, or in
+// the line at the terminal cursor once it changed, or the server gone.
+func (w *textWait) check(ctx context.Context) (done bool) {
+	l, newLines, how, err := w.c.lookSince(ctx, w.p.PaneID, w.cur, true)
+	if err != nil {
+		// No server answers on the socket (it exited, or its socket file
+		// was deleted while the control client stayed attached): no later
+		// read can succeed, so waiting on would report a timeout for text
+		// the pane may well have printed.
+		if errors.Is(err, ErrNoServer) || errors.Is(err, ErrServerGone) {
+			if gone, _ := w.c.paneGone(ctx, w.p); gone {
+				w.res.Outcome = OutcomeServerGone
+				return true
+			}
+		}
+		return false
+	}
+	w.res.Current = currentLines(l)
+	if w.first && w.given != nil && how == anchorLost && !l.rowsMayHaveMoved(w.given.HistorySize) {
+		// The caller's cursor no longer finds its place, and tmux dropped
+		// no history: its lines were redrawn, and what is on screen cannot
+		// be told old from new, so it all counts as there at entry. (When
+		// tmux dropped history, the lines above the place went first: all
+		// that is left is new.)
+		w.first = false
+		w.cur, w.given, w.current = cursorAfter(w.srv, l, nil), nil, currentText(l)
+		return false
+	}
+	w.first = false
+	// Otherwise a cleared pane's finished lines are all new to this wait:
+	// it began before they were printed.
+	for i, ln := range newLines {
+		w.seen, w.seenAt = append(w.seen, ln.Text), append(w.seenAt, ln.First)
+		if match, stopped, ok := w.m.find(ln.Text); ok {
+			w.res.Outcome, w.res.MatchedText, w.res.MatchedLine = outcome(stopped), match, ln.Text
+			// The cursor goes on right after the match: what came after
+			// it is new to a capture_since or a wait given it.
+			fin := l.Finished()
+			w.cur = cursorThrough(w.srv, l, fin[:len(fin)-len(newLines)+i+1], w.cur)
+			return true
+		}
+	}
+	w.finishedSince = w.finishedSince || len(newLines) > 0
+	w.cur = cursorAfter(w.srv, l, w.cur)
+	// The line at the cursor (a prompt that ends without a newline) is
+	// matched too, once it differs from what was there at the start: its
+	// text changed, or the program printed other lines above it (the same
+	// prompt again below an answer is a new one; a prompt redrawn below
+	// itself, as a shell does when its pane is resized, is not).
+	now := currentText(l)
+	if now == w.current && !printedOther(newLines, l.Current()) {
+		if w.pending != nil && time.Since(w.pendingAt) >= w.settle {
+			w.res.Outcome, w.res.MatchedText, w.res.MatchedLine = w.pending.Outcome, w.pending.MatchedText, w.pending.MatchedLine
+			return true
+		}
+		return false
+	}
+	w.current, w.pending = now, nil
+	if ln, _ := l.at(l.CursorAbs()); w.given != nil && !w.finishedSince && w.given.sameLine(ln.Text) {
+		return false // the given cursor's own line, as it was
+	}
+	for _, ln := range l.Current() {
+		if match, stopped, ok := w.m.find(ln.Text); ok {
+			if w.settle > 0 {
+				w.pending, w.pendingAt = &WaitResult{Outcome: outcome(stopped), MatchedText: match, MatchedLine: ln.Text}, time.Now()
+				return false
+			}
+			w.res.Outcome, w.res.MatchedText, w.res.MatchedLine = outcome(stopped), match, ln.Text
+			return true
+		}
+	}
+	return false
+}
+
+// end ends the wait with outcome.
+func (w *textWait) end(outcome string) *WaitResult {
+	w.res.Outcome = outcome
+	return w.done()
+}
+
+// done fills in the lines, cursor and timing; an unset outcome means the
+// deadline passed.
+func (w *textWait) done() *WaitResult {
+	res, o := w.res, w.o
+	if res.Outcome == "" {
+		res.Outcome = OutcomeTimedOut
+	}
+	b := Budget(w.seen, o.MaxLines, o.MaxBytes)
+	res.Lines, res.Truncated, res.DroppedLines, res.DroppedBytes = b.Lines, b.Truncated, b.DroppedLines, b.DroppedBytes
+	if res.Lines == nil {
+		res.Lines = []string{}
+	}
+	if k := len(res.Lines); k > 0 {
+		res.FirstLine, res.LastLine = lineNumber(w.seenAt[len(w.seen)-k]), lineNumber(w.seenAt[len(w.seen)-1])
+	}
+	if o.Key != nil {
+		res.Cursor = w.cur.Encode(o.Key)
+	}
+	res.DurationMS = time.Since(w.began).Milliseconds()
+	return res
+}
+
+// printedOther reports whether lines holds a line that none of the
+// cursor lines current has the text of.
+func printedOther(lines, current []Line) bool {
+	for _, ln := range lines {
+		if !slices.ContainsFunc(current, func(c Line) bool { return c.Text == ln.Text }) {
+			return true
+		}
+	}
+	return false
 }
 
 func outcome(stopped bool) string {
@@ -342,27 +469,6 @@ func currentText(l *Look) string {
 		b.WriteByte('\n')
 	}
 	return b.String()
-}
-
-func (c *Client) waitEnd(res *WaitResult, outcome string, cur *Cursor, o WaitOptions, began time.Time) *WaitResult {
-	res.Outcome = outcome
-	return c.waitDone(res, nil, cur, o, began)
-}
-
-// waitDone fills in the lines, cursor and timing; an unset outcome means
-// the deadline passed.
-func (c *Client) waitDone(res *WaitResult, seen []string, cur *Cursor, o WaitOptions, began time.Time) *WaitResult {
-	if res.Outcome == "" {
-		res.Outcome = OutcomeTimedOut
-	}
-	b := Budget(seen, o.MaxLines, o.MaxBytes)
-	res.Lines, res.Truncated, res.DroppedLines, res.DroppedBytes = b.Lines, b.Truncated, b.DroppedLines, b.DroppedBytes
-	if res.Lines == nil {
-		res.Lines = []string{}
-	}
-	res.Cursor = cur.Encode(o.Key)
-	res.DurationMS = time.Since(began).Milliseconds()
-	return res
 }
 
 // ChannelResult is the outcome of a wait on a wait-for channel.

@@ -407,16 +407,16 @@ func (t *Tool) Sentence() string {
 	var reach string
 	switch t.Reach {
 	case ReachNone:
-		return strings.ToUpper(effects[:1]) + effects[1:] + "; starts no process, sends no input."
+		return strings.ToUpper(effects[:1]) + effects[1:] + "; no process, no input."
 	case ReachConfiguredProcess:
-		reach = "Starts a configured program (a shell, or the pane's own command) as the user"
+		reach = "Starts a configured program (a shell, or the pane's command) as the user"
 	case ReachPaneInput:
-		reach = "Sends caller-chosen input to a pane's program, as the user"
+		reach = "Sends your input to a pane's program, as the user"
 		if t.hasSink(SinkSignal) {
-			reach = "Sends a caller-chosen signal to a pane's program, as the user"
+			reach = "Sends your signal to a pane's program, as the user"
 		}
 	case ReachPaneCommand:
-		reach = "Runs a caller-written shell command in a pane, as the user"
+		reach = "Runs your shell command in a pane, as the user"
 	}
 	return reach + "; " + effects + "."
 }

@@ -130,16 +130,35 @@ Every command takes --json and then prints exactly one JSON document on
 stdout. Keys are snake_case and named after tmux's format variables where
 one exists (pane_id, window_index, pane_current_command); ids are strings
 as tmux prints them ("%7"); every document starts with "schema_version".
-Durations end in _ms or _seconds. Documents about a server carry
-socket_path and server_pid.
+Durations end in _ms or _seconds.
+
+Documents carry what the caller uses, and no more. The listings and
+descriptions (ls, show, info, find-pane) carry the server's socket_path and
+server_pid, and each object's ids. Acknowledgements and reads name the pane
+they acted on (pane_id) and what they did: send its keys, type and paste
+the bytes sent, new, new-window, split and respawn the new session_id,
+window_id, pane_id, its size and ready. A field that is almost always false
+or empty is left out when it is (target_pane_ids when the input reached
+only its pane, pane_exited, server_gone, polling_fallback, notes): an
+absent flag is false. schema_version is raised whenever a field goes away;
+this is version 2.
 
 Text results carry truncated, dropped_lines and dropped_bytes: output is cut
 to a line budget and a byte budget (TMX_MAX_LINES, default 500, 10..100000;
 TMX_MAX_BYTES, default 128000, 4000..4000000), keeping the newest lines.
+dropped_lines counts the lines of the text asked about (the whole pane, a
+range, a run's output) that the result does not hold, read or not. tmx run
+keeps a shorter tail by default: 20 lines, 4000 bytes.
+
+Lines have numbers: line 1 is the oldest row a pane keeps, and a line
+wrapped over several rows takes a number per row. first_line and last_line
+(capture, run, the wait of an input) and a search match's line give them;
+tmx capture --from and --to read them back, and --run ID (a run's run_id)
+reads that run's output by its own numbers.
 
 On failure stdout stays empty and stderr gets one line:
 
-  {"schema_version":1,"error":{"code":"target_not_found","message":"...","hint":"..."},"exit_code":1}
+  {"schema_version":2,"error":{"code":"target_not_found","message":"...","hint":"..."},"exit_code":1}
 
 The codes are listed by: tmx help exit-codes.
 

@@ -15,10 +15,28 @@ import (
 // maxPaste bounds text read from stdin by tmx paste and tmx run: 16 MiB.
 const maxPaste = 16 << 20
 
+// emitInput prints an input's result. With a wait (--wait-text,
+// --wait-regex) it prints what the pane printed, and exits as tmx wait
+// does: 0 matched, 124 timed_out, 1 otherwise.
 func emitInput(x *call, snap *client.Snapshot, res *client.InputResult, what string) error {
-	return x.emit(result.Input{ServerRef: result.RefOf(snap), InputResult: *res}, func(w io.Writer) {
+	if err := x.emit(result.Input{InputResult: *res}, func(w io.Writer) {
+		if wr := res.Wait; wr != nil {
+			for _, l := range wr.Lines {
+				fmt.Fprintln(w, l)
+			}
+			if len(wr.Lines) == 0 || wr.MatchedLine != wr.Lines[len(wr.Lines)-1] {
+				if wr.MatchedLine != "" {
+					fmt.Fprintln(w, wr.MatchedLine)
+				}
+			}
+			fmt.Fprintf(x.env.Err, "tmx: %s after %dms\n", wr.Outcome, wr.DurationMS)
+		}
 		if x.env.StderrTTY {
-			fmt.Fprintf(x.env.Err, "tmx: sent %s to %s\n", what, strings.Join(res.TargetPaneIDs, " "))
+			to := res.PaneID
+			if len(res.TargetPaneIDs) > 0 {
+				to = strings.Join(res.TargetPaneIDs, " ")
+			}
+			fmt.Fprintf(x.env.Err, "tmx: sent %s to %s\n", what, to)
 		}
 		if res.ExitedMode {
 			fmt.Fprintf(x.env.Err, "tmx: left the pane's mode first (--exit-mode)\n")
@@ -32,8 +50,69 @@ func emitInput(x *call, snap *client.Snapshot, res *client.InputResult, what str
 		for _, warn := range res.Warnings {
 			fmt.Fprintf(x.env.Err, "tmx: warning: %s\n", warn)
 		}
-	})
+	}); err != nil || res.Wait == nil {
+		return err
+	}
+	switch res.Wait.Outcome {
+	case client.OutcomeMatched, client.OutcomePresentAtEntry:
+		return nil
+	case client.OutcomeTimedOut:
+		return exitStatus(tmxerr.ExitWaitTimeout)
+	}
+	return exitStatus(tmxerr.ExitFailure)
 }
+
+// Flags of the wait an input command can end with.
+var (
+	waitTextFlag  = &cli.StringFlag{Name: "wait-text", Usage: "after sending, wait until the pane prints this plain `TEXT` and return what it printed"}
+	waitRegexFlag = &cli.StringFlag{Name: "wait-regex", Usage: "after sending, wait for a match of this RE2 `PATTERN` instead"}
+)
+
+// inputWait reads an input command's wait: nil without --wait-text or
+// --wait-regex. The answer is cut to a run's tail budget.
+func inputWait(x *call, cl *client.Client) (*client.WaitOptions, error) {
+	text, _, err := x.inputString("wait-text")
+	if err != nil {
+		return nil, err
+	}
+	pattern, _, err := x.inputString("wait-regex")
+	if err != nil {
+		return nil, err
+	}
+	switch {
+	case text == "" && pattern == "":
+		if x.IsSet("timeout") {
+			return nil, tmxerr.New(tmxerr.Usage, "--timeout bounds a wait: give --wait-text or --wait-regex too", "")
+		}
+		return nil, nil
+	case text != "" && pattern != "":
+		return nil, tmxerr.New(tmxerr.Usage, "--wait-text and --wait-regex exclude each other", "give one of them")
+	}
+	if err := client.CheckWaitPattern("--wait-text", text); err != nil {
+		return nil, err
+	}
+	if err := client.CheckWaitPattern("--wait-regex", pattern); err != nil {
+		return nil, err
+	}
+	o := &client.WaitOptions{Text: text}
+	if pattern != "" {
+		if o.Regex, err = client.CompileRegex(pattern, false); err != nil {
+			return nil, err
+		}
+	}
+	l := cl.Limits()
+	o.Timeout = x.timeout(l)
+	o.MaxLines, o.MaxBytes = min(client.RunTailLines, l.MaxLines), min(client.RunTailBytes, l.MaxBytes)
+	o.AllowPolling = cl.Getenv("TMX_ALLOW_POLLING_FALLBACK") == "1"
+	return o, nil
+}
+
+// waitDoc is the input commands' help on their wait.
+const waitDoc = "--wait-text or --wait-regex then waits, as tmx wait does but from a start taken just before\n" +
+	"sending, until the pane prints that text, and the result holds what it printed up to it (wait:\n" +
+	"its lines, matched_line, outcome; exit 0 matched, 124 timed_out): one call per interactive step.\n" +
+	"What the pane echoes of the input counts as printed: wait for what only the answer holds (a\n" +
+	"prompt alone on its line: --wait-regex '^>>>$').\n"
 
 // exitModeFlag lets an input command cancel a pane's mode first.
 var exitModeFlag = &cli.BoolFlag{Name: "exit-mode", Usage: "when the pane is in a mode (copy mode), cancel the mode first instead of refusing"}
@@ -60,7 +139,7 @@ func sendCmd(env *Env) *cli.Command {
 	return &cli.Command{
 		Name:      "send",
 		Usage:     "send tmux key names (Enter, C-c, Up) to a pane",
-		UsageText: "send [--confirm-self] [--stdin] TARGET KEY...\n   tmx send --batch < ops.json",
+		UsageText: "send [--confirm-self] [--stdin] [--wait-text T | --wait-regex R] [--timeout S] TARGET KEY...\n   tmx send --batch < ops.json",
 		Description: "Sends keys by tmux name: Enter, Escape, Tab, BTab, Space, BSpace, Up, Down, Left, Right,\n" +
 			"Home, End, PageUp, PageDown, F1..F12, or one character (tmux's 0xHH form too); C-x for a control\n" +
 			"code (C-a..C-z, C-@, C-[, C-\\, C-], C-^, C-_, C-?, C-Space; ^x too); M- before any of them. On the\n" +
@@ -74,15 +153,16 @@ func sendCmd(env *Env) *cli.Command {
 			"--stdin reads the keys from stdin, one per line. --batch reads a JSON array of\n" +
 			"{\"target\": ..., \"keys\": [...]} from stdin, checks every entry, then sends them all in one\n" +
 			"tmux call (nothing is sent if one entry is refused). --stdin-args reads {\"keys\": [...]}, or\n" +
-			"with --batch {\"entries\": [...]}.\n\n" +
-			"Examples:\n   tmx send %3 C-c\n   tmx send work Up Enter",
+			"with --batch {\"entries\": [...]}.\n\n" + waitDoc + "\n" +
+			"Examples:\n   tmx send %3 C-c\n   tmx send work Up Enter\n   tmx send --wait-regex '^\\$$' %3 C-c",
 		Category: catExecute,
 		Flags: []cli.Flag{confirmSelfFlag, exitModeFlag, stdinFlag("read the keys from stdin, one per line"),
-			&cli.BoolFlag{Name: "batch", Usage: "read a JSON array of {target, keys} from stdin"}, stdinArgsFlag("keys", "entries"), jsonFlag()},
+			&cli.BoolFlag{Name: "batch", Usage: "read a JSON array of {target, keys} from stdin"},
+			waitTextFlag, waitRegexFlag, timeoutFlag, stdinArgsFlag("keys", "entries", "wait-text", "wait-regex"), jsonFlag()},
 		Action: action(env, func(x *call) error {
 			if x.Bool("batch") {
-				if _, keys := x.inputRaw("keys"); len(x.args) > 0 || x.Bool("stdin") || keys {
-					return tmxerr.New(tmxerr.Usage, "--batch takes no TARGET or KEY arguments and no --stdin", "give the entries as JSON on stdin")
+				if _, keys := x.inputRaw("keys"); len(x.args) > 0 || x.Bool("stdin") || keys || x.IsSet("wait-text") || x.IsSet("wait-regex") || x.IsSet("timeout") {
+					return tmxerr.New(tmxerr.Usage, "--batch takes no TARGET or KEY arguments, no --stdin and no wait", "give the entries as JSON on stdin")
 				}
 				return sendBatch(x)
 			}
@@ -123,7 +203,11 @@ func sendCmd(env *Env) *cli.Command {
 			if err != nil {
 				return err
 			}
-			res, err := cl.SendKeys(x.ctx(), snap, p, keys, inputOptions(x))
+			o := inputOptions(x)
+			if o.Await, err = inputWait(x, cl); err != nil {
+				return err
+			}
+			res, err := cl.SendKeys(x.ctx(), snap, p, keys, o)
 			if err != nil {
 				return err
 			}
@@ -149,17 +233,18 @@ func typeCmd(env *Env) *cli.Command {
 	return &cli.Command{
 		Name:      "type",
 		Usage:     "type literal text into a pane (no key names, no newlines)",
-		UsageText: "type [--enter] [--confirm-self] [--stdin] TARGET -- TEXT...",
+		UsageText: "type [--enter] [--confirm-self] [--stdin] [--wait-text T | --wait-regex R] [--timeout S] TARGET -- TEXT...",
 		Description: "Types TEXT exactly (tmux send-keys -l): \"Enter\" or \"C-c\" in it are letters, a trailing ';'\n" +
 			"or a leading '-' arrive intact. Several TEXT arguments are joined with spaces. Newlines and other\n" +
 			"control characters are refused, so typed text cannot run a command by accident; use tmx paste\n" +
 			"for multi-line text. --enter presses Enter afterwards, as a separate step, and reports whether\n" +
-			"the pane visibly took it (submitted).\n\n" +
-			"Examples:\n   tmx type %3 -- 'git status'\n   tmx type --enter agent -- summarize the repo",
+			"the pane visibly took it (submitted).\n\n" + waitDoc + "\n" +
+			"Examples:\n   tmx type %3 -- 'git status'\n   tmx type --enter agent -- summarize the repo\n   tmx type --enter --wait-regex '^>>>$' py -- '6*7'",
 		Category: catExecute,
 		Flags: []cli.Flag{
 			&cli.BoolFlag{Name: "enter", Usage: "press Enter after the text"},
-			confirmSelfFlag, exitModeFlag, stdinFlag("read the TEXT from stdin (a final newline is dropped)"), stdinArgsFlag("text"), jsonFlag(),
+			confirmSelfFlag, exitModeFlag, stdinFlag("read the TEXT from stdin (a final newline is dropped)"),
+			waitTextFlag, waitRegexFlag, timeoutFlag, stdinArgsFlag("text", "wait-text", "wait-regex"), jsonFlag(),
 		},
 		Action: payloadAction(env, func(x *call) error {
 			text := strings.Join(x.payload, " ")
@@ -185,7 +270,14 @@ func typeCmd(env *Env) *cli.Command {
 			if err != nil {
 				return err
 			}
-			res, err := cl.TypeText(x.ctx(), snap, p, text, x.Bool("enter"), inputOptions(x))
+			if err := client.CheckTypedText(text); err != nil {
+				return err // before the wait's own checks
+			}
+			o := inputOptions(x)
+			if o.Await, err = inputWait(x, cl); err != nil {
+				return err
+			}
+			res, err := cl.TypeText(x.ctx(), snap, p, text, x.Bool("enter"), o)
 			if err != nil {
 				return err
 			}
@@ -198,19 +290,19 @@ func pasteCmd(env *Env) *cli.Command {
 	return &cli.Command{
 		Name:      "paste",
 		Usage:     "paste text from stdin into a pane, through a private buffer",
-		UsageText: "paste [--no-bracket] [--enter] [--confirm-self] TARGET < FILE",
+		UsageText: "paste [--no-bracket] [--enter] [--confirm-self] [--wait-text T | --wait-regex R] [--timeout S] TARGET < FILE",
 		Description: "Reads text from stdin, loads it into a private tmux buffer, pastes it into TARGET only\n" +
 			"(synchronized panes do not receive it) and deletes the buffer. The paste is bracketed, so a\n" +
 			"shell or TUI that enabled bracketed paste inserts several lines without running them; --enter\n" +
 			"then submits, as a separate step. With --no-bracket each newline arrives as Enter. Control\n" +
 			"characters other than tab, newline and carriage return (escape sequences among them) are\n" +
-			"refused, as is invalid UTF-8: nothing is pasted.\n\n" +
-			"Examples:\n   printf 'line one\\nline two\\n' | tmx paste %3\n   tmx paste --enter agent < prompt.txt",
+			"refused, as is invalid UTF-8: nothing is pasted.\n\n" + waitDoc + "\n" +
+			"Examples:\n   printf 'line one\\nline two\\n' | tmx paste %3\n   tmx paste --enter agent < prompt.txt\n   printf 'def f(x):\\n    return 2 * x\\n\\nf(21)\\n' | tmx paste --no-bracket --wait-regex '^>>>$' py",
 		Category: catExecute,
 		Flags: []cli.Flag{
 			&cli.BoolFlag{Name: "no-bracket", Usage: "paste without bracketed-paste markers"},
 			&cli.BoolFlag{Name: "enter", Usage: "press Enter after the paste"},
-			confirmSelfFlag, exitModeFlag, stdinArgsFlag("text"), jsonFlag(),
+			confirmSelfFlag, exitModeFlag, waitTextFlag, waitRegexFlag, timeoutFlag, stdinArgsFlag("text", "wait-text", "wait-regex"), jsonFlag(),
 		},
 		Action: action(env, func(x *call) error {
 			if err := exactArgs(x.Context, x.args, 1, "one TARGET (text on stdin)"); err != nil {
@@ -233,8 +325,15 @@ func pasteCmd(env *Env) *cli.Command {
 			if err != nil {
 				return err
 			}
+			if err := client.CheckPastedText(text); err != nil {
+				return err // before the wait's own checks
+			}
+			o := inputOptions(x)
+			if o.Await, err = inputWait(x, cl); err != nil {
+				return err
+			}
 			res, err := cl.Paste(x.ctx(), snap, p, text, client.PasteOptions{
-				NoBracket: x.Bool("no-bracket"), Enter: x.Bool("enter"), InputOptions: inputOptions(x),
+				NoBracket: x.Bool("no-bracket"), Enter: x.Bool("enter"), InputOptions: o,
 			})
 			if err != nil {
 				return err

@@ -373,15 +373,27 @@ func statusCmd(env *Env) *cli.Command {
 func captureCmd(env *Env) *cli.Command {
 	return &cli.Command{
 		Name:      "capture",
-		Usage:     "print the newest lines of a pane, within a line and byte budget",
-		UsageText: "capture [--lines N] [--max-bytes N] [--rows] [--keep-trailing] TARGET",
+		Usage:     "print a pane's newest lines, a range of its lines, or a run's output",
+		UsageText: "capture [--lines N] [--max-bytes N] [--from LINE] [--to LINE] [--run ID] [--rows] [--keep-trailing] TARGET",
 		Description: "Prints the pane's newest logical lines (wrapped rows joined) with trailing spaces and the\n" +
 			"blank rows below the last written row removed. Output is cut to the budget, newest kept, and\n" +
-			"the JSON says what was dropped (truncated, dropped_lines, dropped_bytes).\n\n" +
-			"Examples:\n   tmx capture %3\n   tmx capture --lines 50 --json work:logs",
+			"the JSON says what was dropped (truncated, dropped_lines, dropped_bytes) and which lines it\n" +
+			"holds (first_line, last_line).\n\n" +
+			"Lines have numbers: line 1 is the oldest row the pane keeps, and a line wrapped over several\n" +
+			"rows takes a number per row. Results give them (first_line and last_line here and in tmx run,\n" +
+			"line in tmx search), and --from and --to read lines FROM to TO back, oldest kept within the\n" +
+			"budget, so a range pages forward. tmux renumbers when a full history (history-limit) drops\n" +
+			"its oldest tenth. --run ID (a tmx run result's run_id) reads that run's output instead, found\n" +
+			"by its markers wherever it sits: --from and --to then count its output lines, 1 its first\n" +
+			"and -1 its last.\n\n" +
+			"Examples:\n   tmx capture %3\n   tmx capture --lines 50 --json work:logs\n   tmx capture --from 1 --to 20 %3\n" +
+			"   id=$(tmx run --json %3 -- 'seq 1 5000' | jq -r .run_id)\n   tmx capture --run \"$id\" --from 2480 --to 2520 %3",
 		Category: catInspect,
 		Flags: []cli.Flag{
 			linesFlag, maxBytesFlag,
+			&cli.IntFlag{Name: "from", Usage: "read from line `LINE` (with --run: of the run's output; negative: from its end)"},
+			&cli.IntFlag{Name: "to", Usage: "read to line `LINE`"},
+			&cli.StringFlag{Name: "run", Usage: "read the output of the run whose run_id is `ID`"},
 			&cli.BoolFlag{Name: "rows", Usage: "return the pane's rows as drawn, without joining wrapped lines"},
 			&cli.BoolFlag{Name: "keep-trailing", Usage: "keep trailing spaces"},
 			jsonFlag(),
@@ -392,20 +404,20 @@ func captureCmd(env *Env) *cli.Command {
 				return err
 			}
 			l := cl.Limits()
-			res, srv, err := cl.Capture(x.ctx(), paneID, client.CaptureOptions{
+			res, err := cl.Capture(x.ctx(), paneID, client.CaptureOptions{
 				MaxLines: x.lines(l), MaxBytes: x.maxBytes(l),
+				From: x.Int("from"), To: x.Int("to"), Run: x.String("run"),
 				Rows: x.Bool("rows"), KeepTrailing: x.Bool("keep-trailing"),
 			})
 			if err != nil {
 				return x.explainTarget(err)
 			}
-			ref := result.ServerRef{SocketPath: srv.SocketPath, ServerPID: srv.PID}
-			return x.emit(result.Capture{ServerRef: ref, CaptureResult: *res}, func(w io.Writer) {
+			return x.emit(result.Capture{CaptureResult: *res}, func(w io.Writer) {
 				for _, line := range res.Lines {
 					fmt.Fprintln(w, line)
 				}
 				if res.Truncated && x.env.StderrTTY {
-					fmt.Fprintf(x.env.Err, "tmx: %d older lines and %d bytes not shown (--lines, --max-bytes)\n", res.DroppedLines, res.DroppedBytes)
+					fmt.Fprintf(x.env.Err, "tmx: lines %d to %d shown; %d lines and %d bytes not (--lines, --max-bytes, --from, --to)\n", res.FirstLine, res.LastLine, res.DroppedLines, res.DroppedBytes)
 				}
 			})
 		}),

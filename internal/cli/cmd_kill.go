@@ -54,7 +54,7 @@ func killCmd(env *Env) *cli.Command {
 			if err != nil {
 				return err
 			}
-			return x.emit(result.Kill{ServerRef: result.RefOf(snap), KillResult: *res}, func(w io.Writer) {
+			return x.emit(result.Kill{KillResult: *res}, func(w io.Writer) {
 				if x.env.StderrTTY {
 					fmt.Fprintf(x.env.Err, "tmx: closed %s (%s)\n", res.Killed, plural(len(res.PaneIDs), "pane"))
 				}

@@ -18,7 +18,7 @@ import (
 
 // emitChanged prints a manage command's result.
 func emitChanged(x *call, snap *client.Snapshot, ch *client.Changed) error {
-	return x.emit(result.Changed{ServerRef: result.RefOf(snap), Changed: *ch}, func(w io.Writer) {
+	return x.emit(result.Changed{Changed: *ch}, func(w io.Writer) {
 		if x.env.StderrTTY {
 			fmt.Fprintf(x.env.Err, "tmx: %s\n", ch.Action)
 		}
@@ -341,7 +341,7 @@ func varsCmd(env *Env) *cli.Command {
 			if len(x.args) < 2 {
 				return tmxerr.New(tmxerr.Usage, "vars takes a TARGET and at least one NAME", "e.g. tmx vars %3 pane_current_path")
 			}
-			cl, snap, r, err := x.target(x.args[0])
+			cl, _, r, err := x.target(x.args[0])
 			if err != nil {
 				return err
 			}
@@ -350,7 +350,7 @@ func varsCmd(env *Env) *cli.Command {
 				return err
 			}
 			p := r.Pane
-			return x.emit(result.Vars{ServerRef: result.RefOf(snap), PaneID: p.PaneID, WindowID: p.WindowID, SessionID: p.SessionID, Values: vals}, func(w io.Writer) {
+			return x.emit(result.Vars{PaneID: p.PaneID, Values: vals}, func(w io.Writer) {
 				for _, n := range x.args[1:] {
 					fmt.Fprintf(w, "%s\t%s\n", n, cell(vals[n]))
 				}
@@ -392,7 +392,7 @@ func optionsCmd(env *Env) *cli.Command {
 			}
 			name := x.args[len(x.args)-1]
 			x.args = x.args[:len(x.args)-1]
-			cl, snap, r, err := x.optionalTarget(1)
+			cl, _, r, err := x.optionalTarget(1)
 			if err != nil {
 				return err
 			}
@@ -401,7 +401,7 @@ func optionsCmd(env *Env) *cli.Command {
 			if err != nil {
 				return err
 			}
-			doc := result.Option{ServerRef: result.RefOf(snap), Scope: scope, Global: x.Bool("global"), Name: name, Value: v}
+			doc := result.Option{Scope: scope, Global: x.Bool("global"), Name: name, Value: v}
 			if r != nil && !doc.Global && scope != "server" {
 				doc.Target = map[string]string{"session": r.Pane.SessionID, "window": r.Pane.WindowID, "pane": r.Pane.PaneID}[scope]
 			}
@@ -427,7 +427,7 @@ func envCmd(env *Env) *cli.Command {
 			jsonFlag(),
 		},
 		Action: payloadAction(env, func(x *call) error {
-			cl, snap, r, err := x.optionalTarget(1)
+			cl, _, r, err := x.optionalTarget(1)
 			if err != nil {
 				return err
 			}
@@ -435,7 +435,7 @@ func envCmd(env *Env) *cli.Command {
 			if err != nil {
 				return err
 			}
-			doc := result.Environment{ServerRef: result.RefOf(snap), Global: x.Bool("global") || r == nil, Variables: vars}
+			doc := result.Environment{Global: x.Bool("global") || r == nil, Variables: vars}
 			if r != nil && !doc.Global {
 				doc.SessionID = r.Pane.SessionID
 			}
@@ -471,7 +471,7 @@ func hooksCmd(env *Env) *cli.Command {
 			"Examples:\n   tmx hooks show --global",
 		Flags: []cli.Flag{&cli.BoolFlag{Name: "global", Usage: "the global hooks"}, jsonFlag()},
 		Action: action(env, func(x *call) error {
-			cl, snap, r, err := x.optionalTarget(1)
+			cl, _, r, err := x.optionalTarget(1)
 			if err != nil {
 				return err
 			}
@@ -479,7 +479,7 @@ func hooksCmd(env *Env) *cli.Command {
 			if err != nil {
 				return err
 			}
-			doc := result.Hooks{ServerRef: result.RefOf(snap), Global: x.Bool("global") || r == nil, Hooks: hooks}
+			doc := result.Hooks{Global: x.Bool("global") || r == nil, Hooks: hooks}
 			if r != nil && !doc.Global {
 				doc.SessionID = r.Pane.SessionID
 			}
@@ -510,7 +510,7 @@ func findPaneCmd(env *Env) *cli.Command {
 			if err != nil {
 				return err
 			}
-			return x.emit(result.FoundPane{ServerRef: result.RefOf(snap), Position: x.String("position"), PaneInfo: p}, func(w io.Writer) { fmt.Fprintln(w, p.PaneID) })
+			return x.emit(result.FoundPane{Position: x.String("position"), PaneInfo: p}, func(w io.Writer) { fmt.Fprintln(w, p.PaneID) })
 		}),
 	}
 }
@@ -581,7 +581,7 @@ func signalCmd(env *Env) *cli.Command {
 			if err != nil {
 				return err
 			}
-			return x.emit(result.Signalled{ServerRef: result.RefOf(snap), SignalResult: *res}, func(w io.Writer) {
+			return x.emit(result.Signalled{SignalResult: *res}, func(w io.Writer) {
 				if x.env.StderrTTY {
 					fmt.Fprintf(x.env.Err, "tmx: sent %s to %s (process group %d)\n", res.Signal, res.Command, res.ProcessGroup)
 				}
@@ -610,7 +610,7 @@ func clearCmd(env *Env) *cli.Command {
 			if err != nil {
 				return err
 			}
-			return x.emit(result.Cleared{ServerRef: result.RefOf(snap), ClearResult: *res}, func(io.Writer) {})
+			return x.emit(result.Cleared{ClearResult: *res}, func(io.Writer) {})
 		}),
 	}
 }
@@ -656,7 +656,7 @@ func sendBatch(x *call) error {
 	if err != nil {
 		return err
 	}
-	doc := result.KeyBatch{ServerRef: result.RefOf(snap)}
+	doc := result.KeyBatch{}
 	for _, r := range res {
 		doc.Operations = append(doc.Operations, *r)
 	}

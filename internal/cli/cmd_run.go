@@ -47,6 +47,10 @@ func runCmd(env *Env) *cli.Command {
 			"tmux older than 3.6; bytes that are not valid UTF-8 vanish (3.6 and later show each as U+FFFD);\n" +
 			"colours and other escape sequences are drawn, not returned. Redirect to a file in the command\n" +
 			"and read the file when the exact bytes matter.\n\n" +
+			"It prints the output's newest 20 lines (4000 bytes) unless --lines or --max-bytes ask for more,\n" +
+			"and its JSON says how many it dropped (dropped_lines, dropped_bytes) and where the whole output\n" +
+			"sits in the pane (first_line, last_line, run_id), so any of it can be read later without running\n" +
+			"the command again: tmx capture --run ID --from 2480 --to 2520 PANE.\n\n" +
 			"Text typed at the prompt and not yet entered is cleared first (bash and zsh keep it: C-y).\n" +
 			"The pane shows one short line of plumbing per run (eval \"$(tmux ... show-buffer ...)\") and two\n" +
 			"marker lines (__tmx...); capture, since, search and wait see them like any other text.\n\n" +
@@ -58,7 +62,7 @@ func runCmd(env *Env) *cli.Command {
 			stdinFlag("read COMMAND from stdin instead of the arguments"),
 			stdinArgsFlag("command"),
 			&cli.StringFlag{Name: "resume", Usage: "wait again for the run a timed-out result's `TOKEN` (resume) names, instead of running a command"},
-			linesFlag, maxBytesFlag, jsonFlag(),
+			runLinesFlag, runBytesFlag, jsonFlag(),
 		},
 		Action: payloadAction(env, func(x *call) error {
 			if x.String("resume") != "" {
@@ -127,12 +131,19 @@ func runCmd(env *Env) *cli.Command {
 // finishes in time never touches the key file.
 func runOptions(x *call, cl *client.Client) client.RunOptions {
 	l := cl.Limits()
-	return client.RunOptions{
+	o := client.RunOptions{
 		Timeout:  x.timeout(l),
 		MaxLines: x.lines(l),
 		MaxBytes: x.maxBytes(l),
 		Key:      x.cursorKey,
 	}
+	if !x.IsSet("lines") {
+		o.MaxLines = min(client.RunTailLines, l.MaxLines)
+	}
+	if !x.IsSet("max-bytes") {
+		o.MaxBytes = min(client.RunTailBytes, l.MaxBytes)
+	}
+	return o
 }
 
 // resumeRun is tmx run --resume TOKEN: it waits again for a run that
@@ -160,7 +171,7 @@ func emitRun(x *call, snap *client.Snapshot, res *client.RunResult) error {
 		return interruptedRun(x, res)
 	}
 	res.Note = noteOf(x.words(), res.Note, res.NoteFix)
-	if err := x.emit(result.Run{ServerRef: result.RefOf(snap), RunResult: *res}, func(w io.Writer) {
+	if err := x.emit(result.Run{RunResult: *res}, func(w io.Writer) {
 		if res.Output != "" {
 			fmt.Fprintln(w, res.Output)
 		}
@@ -171,7 +182,7 @@ func emitRun(x *call, snap *client.Snapshot, res *client.RunResult) error {
 			fmt.Fprintf(x.env.Err, "tmx: resume token: %s\n", res.Resume)
 		}
 		if res.Truncated {
-			fmt.Fprintf(x.env.Err, "tmx: %d older lines and %d bytes not shown (--lines, --max-bytes)\n", res.DroppedLines, res.DroppedBytes)
+			fmt.Fprintf(x.env.Err, "tmx: %d older lines and %d bytes not shown (--lines, --max-bytes; tmx capture --run %s --from 1 %s reads them)\n", res.DroppedLines, res.DroppedBytes, res.RunID, res.PaneID)
 		}
 	}); err != nil {
 		return err

@@ -14,9 +14,9 @@ import (
 )
 
 func emitSpawn(x *call, verb string, sp *client.Spawned) error {
-	snap, p := sp.Snap, sp.Pane
+	p := sp.Pane
 	sp.Note = noteOf(x.words(), sp.Note, sp.NoteFix)
-	doc := result.Spawn{ServerRef: result.RefOf(snap), ConfigProvenance: snap.Server.Provenance, PaneInfo: p,
+	doc := result.Spawn{SessionID: p.SessionID, WindowID: p.WindowID, PaneID: p.PaneID, PaneWidth: p.PaneWidth, PaneHeight: p.PaneHeight,
 		Ready: sp.Ready, PaneExited: sp.PaneExited, ExitStatus: sp.ExitStatus, Note: sp.Note}
 	return x.emit(doc, func(w io.Writer) {
 		fmt.Fprintln(w, p.PaneID)

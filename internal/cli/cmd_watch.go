@@ -89,7 +89,7 @@ func sinceCmd(env *Env) *cli.Command {
 			if err != nil {
 				return err
 			}
-			return x.emit(result.Since{ServerRef: result.RefOf(snap), SinceResult: *res}, func(w io.Writer) {
+			return x.emit(result.Since{SinceResult: *res}, func(w io.Writer) {
 				for _, line := range res.Lines {
 					fmt.Fprintln(w, line)
 				}
@@ -122,7 +122,7 @@ func snapshotCmd(env *Env) *cli.Command {
 			if err != nil {
 				return err
 			}
-			return x.emit(result.Snapshot{ServerRef: result.RefOf(snap), PaneSnapshot: *res}, func(w io.Writer) {
+			return x.emit(result.Snapshot{PaneSnapshot: *res}, func(w io.Writer) {
 				printShow(w, snap, client.Resolved{Level: r.Level, Pane: res.PaneInfo, Members: r.Members})
 				fmt.Fprintln(w, "---")
 				for _, line := range res.Lines {
@@ -224,7 +224,7 @@ func waitCmd(env *Env) *cli.Command {
 			if err != nil {
 				return err
 			}
-			if err := x.emit(result.Wait{ServerRef: result.RefOf(snap), WaitResult: *res}, func(w io.Writer) {
+			if err := x.emit(result.Wait{WaitResult: *res}, func(w io.Writer) {
 				if res.MatchedLine != "" {
 					fmt.Fprintln(w, res.MatchedLine)
 				}
@@ -324,18 +324,19 @@ func searchCmd(env *Env) *cli.Command {
 		Name:      "search",
 		Usage:     "find lines matching a pattern across panes",
 		UsageText: "search [--regex] [--ignore-case] [--lines N] [--max-panes N] [--max-matches N] [--max-bytes N] [--] PATTERN [TARGET]",
-		Description: "Reads the newest lines of every pane (or of TARGET's panes) in one tmux call and prints the\n" +
-			"lines that contain PATTERN (an RE2 regex with --regex). The search is bounded in panes, lines,\n" +
-			"matches and bytes, and the result says what it did not read (panes_skipped) or return\n" +
-			"(matches_dropped). It exits 0 whether or not anything matched: read matches (or the lines\n" +
-			"printed) to tell. Each match gives its pane, where the pane is, and FROM_END (line_from_end:\n" +
-			"1 is the pane's newest line).\n\n" +
-			"Examples:\n   tmx search error\n   tmx search --regex --ignore-case 'panic|fatal' work",
+		Description: "Reads everything every pane keeps (or TARGET's panes), its whole history and its screen,\n" +
+			"and prints the lines that contain PATTERN (an RE2 regex with --regex), each with its pane and its\n" +
+			"line number (line: tmx capture --from and --to read around it), and --context N lines before and\n" +
+			"after it (grep -C). The search is bounded in panes, matches and bytes, and the result says what\n" +
+			"it did not read (panes_skipped, lines_not_searched with --lines) or return (matches_dropped). It\n" +
+			"exits 0 whether or not anything matched: read matches (or the lines printed) to tell.\n\n" +
+			"Examples:\n   tmx search error\n   tmx search --regex --ignore-case --context 2 'panic|fatal' work",
 		Category: catInspect,
 		Flags: []cli.Flag{
 			&cli.BoolFlag{Name: "regex", Usage: "PATTERN is an RE2 regex"},
 			&cli.BoolFlag{Name: "ignore-case", Usage: "match without regard to case"},
-			&cli.IntFlag{Name: "lines", Usage: "read each pane's newest `N` lines", DefaultText: "TMX_MAX_LINES, 500; also the ceiling"},
+			&cli.IntFlag{Name: "lines", Usage: "read only each pane's newest `N` lines", DefaultText: "all it keeps"},
+			&cli.IntFlag{Name: "context", Usage: "give `N` lines before and after each match (at most 20)"},
 			&cli.IntFlag{Name: "max-panes", Value: 64, Usage: "read at most `N` panes (256 at most)"},
 			&cli.IntFlag{Name: "max-matches", Value: 100, Usage: "return at most `N` matches (1000 at most)"},
 			stdinArgsFlag("pattern"), maxBytesFlag, jsonFlag(),
@@ -373,21 +374,30 @@ func searchCmd(env *Env) *cli.Command {
 			l := cl.Limits()
 			res, err := cl.Search(x.ctx(), panes, client.SearchOptions{
 				Pattern: args[0], Regex: x.Bool("regex"), IgnoreCase: x.Bool("ignore-case"),
-				MaxPanes: x.bounded("max-panes", 1, 256), LinesPerPane: x.lines(l),
+				MaxPanes: x.bounded("max-panes", 1, 256), LinesPerPane: max(x.Int("lines"), 0),
+				Context:    x.bounded("context", 0, client.MaxContext),
 				MaxMatches: x.bounded("max-matches", 1, 1000), MaxBytes: x.maxBytes(l),
 			})
 			if err != nil {
 				return err
 			}
-			return x.emit(result.Search{ServerRef: result.RefOf(snap), SearchResult: *res}, func(w io.Writer) {
-				// FROM_END is line_from_end: 1 is the pane's newest line.
-				t := &table{tty: x.env.StdoutTTY, header: []string{"PANE", "WHERE", "FROM_END", "TEXT"}}
+			return x.emit(result.Search{SearchResult: *res}, func(w io.Writer) {
+				t := &table{tty: x.env.StdoutTTY, header: []string{"PANE", "WHERE", "LINE", "TEXT"}}
 				for _, m := range res.Matches {
-					t.add(m.PaneID, fmt.Sprintf("%s:%d.%d", cell(m.SessionName), m.WindowIndex, m.PaneIndex), fmt.Sprint(m.LineFromEnd), cell(m.Text))
+					where := fmt.Sprintf("%s:%d.%d", cell(m.SessionName), m.WindowIndex, m.PaneIndex)
+					// Context lines have no number of their own here: a
+					// wrapped line takes several.
+					for _, b := range m.Before {
+						t.add(m.PaneID, where, "-", cell(b))
+					}
+					t.add(m.PaneID, where, fmt.Sprint(m.Line), cell(m.Text))
+					for _, a := range m.After {
+						t.add(m.PaneID, where, "-", cell(a))
+					}
 				}
 				t.write(w)
 				if res.Truncated {
-					fmt.Fprintf(x.env.Err, "tmx: %d matches not shown, %d panes not read\n", res.MatchesDropped, len(res.PanesSkipped))
+					fmt.Fprintf(x.env.Err, "tmx: %d matches not shown, %d panes not read, %d lines not searched\n", res.MatchesDropped, len(res.PanesSkipped), res.LinesNotSearched)
 				}
 			})
 		}),

@@ -248,6 +248,9 @@ var (
 	confirmSelfFlag = &cli.BoolFlag{Name: "confirm-self", Usage: "allow the caller's own pane (or its window or session) as the target"}
 	linesFlag       = &cli.IntFlag{Name: "lines", Usage: "keep the newest `N` lines at most", DefaultText: "TMX_MAX_LINES, 500; also the ceiling"}
 	maxBytesFlag    = &cli.IntFlag{Name: "max-bytes", Usage: "keep the newest `N` bytes at most", DefaultText: "TMX_MAX_BYTES, 128000; also the ceiling"}
+	// run's budget defaults to a short tail (client.RunTailLines).
+	runLinesFlag = &cli.IntFlag{Name: "lines", Usage: "keep the newest `N` lines of the output at most", DefaultText: "20; at most TMX_MAX_LINES (500)"}
+	runBytesFlag = &cli.IntFlag{Name: "max-bytes", Usage: "keep the newest `N` bytes of the output at most", DefaultText: "4000; at most TMX_MAX_BYTES (128000)"}
 )
 
 // positiveFlags are the numeric flags whose values must be positive

@@ -37,8 +37,10 @@ func TestTmuxConfig(t *testing.T) {
 
 	srv.Env = append(append([]string{}, base...), "TMX_TMUX_CONFIG="+good)
 	d := mustJSON(t, srv, 0, "new", "-s", "x")
-	if !strings.HasPrefix(d["config_provenance"].(string), "tmx-config") || d["history_limit"] != float64(4321) {
-		t.Errorf("good config: provenance %v, history_limit %v", d["config_provenance"], d["history_limit"])
+	d = mustJSON(t, srv, 0, "show", d["pane_id"].(string))
+	info := mustJSON(t, srv, 0, "info")
+	if !strings.HasPrefix(info["config_provenance"].(string), "tmx-config") || d["history_limit"] != float64(4321) {
+		t.Errorf("good config: provenance %v, history_limit %v", info["config_provenance"], d["history_limit"])
 	}
 	srv.Env = base
 }

@@ -13,6 +13,8 @@ var (
 	windowKeys  = "window_active window_id window_index window_layout window_name window_panes window_zoomed_flag window_width window_height"
 	paneKeys    = "alternate_on cursor_x cursor_y history_limit history_size is_caller pane_active pane_current_command pane_current_path pane_dead pane_dead_status pane_id pane_in_mode pane_index pane_mode pane_pid pane_synchronized pane_tty pane_width pane_height pane_left pane_top pane_title"
 	serverKeys  = "schema_version socket_path server_pid"
+	// spawnKeys are an acknowledgement's: the new pane's ids and size.
+	spawnKeys = "schema_version session_id window_id pane_id pane_width pane_height ready"
 )
 
 func keySet(m map[string]any) string {
@@ -46,7 +48,7 @@ func TestJSONFields(t *testing.T) {
 		exit int
 		keys string
 	}{
-		{[]string{"new", "-s", "g"}, 0, want(serverKeys, "config_provenance ready", sessionKeys, windowKeys, paneKeys)},
+		{[]string{"new", "-s", "g"}, 0, want(spawnKeys)},
 		{[]string{"ls"}, 0, want(serverKeys, "sessions")},
 		{[]string{"ls", "--sessions"}, 0, want(serverKeys, "sessions")},
 		{[]string{"ls", "--windows"}, 0, want(serverKeys, "windows")},
@@ -57,14 +59,15 @@ func TestJSONFields(t *testing.T) {
 		{[]string{"info"}, 0, want("schema_version socket_path server_pid start_time version config_provenance socket tmux_path caller sessions windows panes")},
 		{[]string{"status"}, 0, want("schema_version tmx_version tmux_path tmux_version tmux_supported socket running server caller sessions limits")},
 		{[]string{"version"}, 0, want("schema_version version go_version")},
-		{[]string{"capture", pane}, 0, want(serverKeys, "pane_id window_id session_id lines truncated dropped_lines dropped_bytes history_size history_limit")},
-		{[]string{"run", pane, "--", "true"}, 0, want(serverKeys, "pane_id window_id session_id shell exit_status output started timed_out pane_exited server_gone history_overflow duration_ms effective_timeout_seconds truncated dropped_lines dropped_bytes target_pane_ids")},
-		{[]string{"send", pane, "C-u"}, 0, want(serverKeys, "pane_id window_id session_id target_pane_ids keys enter")},
-		{[]string{"type", pane, "--", "x"}, 0, want(serverKeys, "pane_id window_id session_id target_pane_ids text bytes enter")},
-		{[]string{"split", pane}, 0, want(serverKeys, "config_provenance ready", sessionKeys, windowKeys, paneKeys)},
-		{[]string{"new-window", "f"}, 0, want(serverKeys, "config_provenance ready", sessionKeys, windowKeys, paneKeys)},
+		{[]string{"capture", pane}, 0, want("schema_version pane_id lines first_line last_line truncated dropped_lines dropped_bytes")},
+		{[]string{"run", pane, "--", "echo out"}, 0, want("schema_version pane_id exit_status output started timed_out duration_ms effective_timeout_seconds truncated dropped_lines dropped_bytes run_id first_line last_line")},
+		{[]string{"run", pane, "--", "true"}, 0, want("schema_version pane_id exit_status output started timed_out duration_ms effective_timeout_seconds truncated dropped_lines dropped_bytes run_id")},
+		{[]string{"send", pane, "C-u"}, 0, want("schema_version pane_id keys")},
+		{[]string{"type", pane, "--", "x"}, 0, want("schema_version pane_id bytes")},
+		{[]string{"split", pane}, 0, want(spawnKeys)},
+		{[]string{"new-window", "f"}, 0, want(spawnKeys)},
 		{[]string{"top"}, 0, want(serverKeys, "sessions audit audit_calls panes")},
-		{[]string{"kill", "--confirm", "g"}, 0, want(serverKeys, "killed session_id session_name pane_ids session_closed server_exited")},
+		{[]string{"kill", "--confirm", "g"}, 0, want("schema_version killed session_id session_name pane_ids session_closed server_exited")},
 	}
 	for _, tt := range tests {
 		d := mustJSON(t, srv, tt.exit, tt.args...)

@@ -43,6 +43,7 @@ func TestNamesAreLiteral(t *testing.T) {
 		"window":  "w#{pane_id}#(touch " + file + ")##",
 	}
 	d := mustJSON(t, srv, 0, "new", "-s", names["session"], "-n", names["window"])
+	d = mustJSON(t, srv, 0, "show", d["pane_id"].(string))
 	if d["session_name"] != names["session"] || d["window_name"] != names["window"] {
 		t.Errorf("names stored as %q / %q", d["session_name"], d["window_name"])
 	}
@@ -52,6 +53,7 @@ func TestNamesAreLiteral(t *testing.T) {
 		t.Fatal(err)
 	}
 	d = mustJSON(t, srv, 0, "new-window", "-n", "x#(touch "+file+")", "-c", weird, "="+names["session"])
+	d = mustJSON(t, srv, 0, "show", d["pane_id"].(string))
 	if d["window_name"] != "x#(touch "+file+")" {
 		t.Errorf("window name stored as %q", d["window_name"])
 	}

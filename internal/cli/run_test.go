@@ -26,8 +26,8 @@ func TestRunStartsServerAndSession(t *testing.T) {
 	if d["exit_status"] != float64(3) || d["output"] != "hi" || d["started"] != true || d["timed_out"] != false {
 		t.Fatalf("unexpected run document: %v", d)
 	}
-	if d["socket_path"] == "" || d["server_pid"] == float64(0) {
-		t.Errorf("document lacks socket_path/server_pid: %v", d)
+	if d["socket_path"] != nil || d["server_pid"] != nil || d["pane_id"] == nil {
+		t.Errorf("a run's document names its pane, not the server: %v", d)
 	}
 	if got := srv.Tmux("list-sessions", "-F", "#{session_name}"); got != "main" {
 		t.Errorf("sessions = %q, want main", got)
@@ -329,7 +329,7 @@ func TestRunOutputBudget(t *testing.T) {
 	t.Parallel()
 	srv := tmuxtest.New(t)
 	pane := srv.NewPane("s", "bash", 80, 20)
-	d := runIn(t, srv, pane, "seq 1 2000", 0)
+	d := runIn(t, srv, pane, "seq 1 2000", 0, "--lines", "500", "--max-bytes", "128000")
 	lines := strings.Split(d["output"].(string), "\n")
 	if len(lines) != 500 || lines[0] != "1501" || lines[499] != "2000" {
 		t.Fatalf("kept %d lines from %q to %q", len(lines), lines[0], lines[len(lines)-1])
@@ -369,7 +369,7 @@ func TestRunClearsHistory(t *testing.T) {
 	pane := srv.NewPane("s", "bash", 80, 20)
 	d := runIn(t, srv, pane, "echo before; printf '\\033[H\\033[2J\\033[3J'; echo after", 0)
 	note, _ := d["note"].(string)
-	if d["history_overflow"] != false || d["truncated"] != true || !strings.Contains(note, "cleared") || !strings.HasSuffix(d["output"].(string), "after") {
+	if d["history_overflow"] == true || d["truncated"] != true || !strings.Contains(note, "cleared") || !strings.HasSuffix(d["output"].(string), "after") {
 		t.Errorf("cleared history: %v", d)
 	}
 }
@@ -386,8 +386,8 @@ func TestRunUTF8WithoutLocale(t *testing.T) {
 	}
 	srv.Env = append(env, "LC_ALL=C")
 	d := mustJSON(t, srv, 0, "new", "-s", "café", "-n", "fenêtre")
-	if d["session_name"] != "café" || d["window_name"] != "fenêtre" {
-		t.Fatalf("names mangled: %v %v", d["session_name"], d["window_name"])
+	if s := mustJSON(t, srv, 0, "show", d["pane_id"].(string)); s["session_name"] != "café" || s["window_name"] != "fenêtre" {
+		t.Fatalf("names mangled: %v %v", s["session_name"], s["window_name"])
 	}
 	d = runIn(t, srv, d["pane_id"].(string), "printf 'caf\\303\\251 \\342\\234\\223\\n'", 0)
 	if d["output"] != "café ✓" {

@@ -65,8 +65,8 @@ func checkTSV(t *testing.T, what, out string, header []string) [][]string {
 }
 
 // Tables have a header and aligned columns on a terminal, and are plain
-// tab-separated lines without a header in a pipe; search's FROM_END is
-// the JSON's line_from_end.
+// tab-separated lines without a header in a pipe; search's LINE is the
+// JSON's line.
 func TestTables(t *testing.T) {
 	t.Parallel()
 	srv := tmuxtest.New(t)
@@ -82,7 +82,7 @@ func TestTables(t *testing.T) {
 		{[]string{"ls", "--windows"}, []string{"SESSION", "INDEX", "NAME", "ID", "PANES", "ACTIVE"}},
 		{[]string{"ls", "--panes"}, []string{"PANE", "SESSION", "WINDOW", "INDEX", "COMMAND", "SIZE", "FLAGS", "PATH"}},
 		{[]string{"capabilities"}, []string{"TOOL", "TOOLSET", "OFFERED", "REACH", "EFFECTS", "OUTPUT"}},
-		{[]string{"search", "needle"}, []string{"PANE", "WHERE", "FROM_END", "TEXT"}},
+		{[]string{"search", "needle"}, []string{"PANE", "WHERE", "LINE", "TEXT"}},
 	} {
 		what := strings.Join(c.args, " ")
 		out := tmxOnTTY(t, srv, true, c.args...).stdout
@@ -106,8 +106,8 @@ func TestTables(t *testing.T) {
 				t.Fatalf("search: %d rows, %d matches", len(rows), len(matches))
 			}
 			for i, m := range matches {
-				if want := fmt.Sprint(m.(map[string]any)["line_from_end"]); rows[i][2] != want || strings.HasPrefix(want, "-") {
-					t.Errorf("search row %v: FROM_END %s, line_from_end %s", rows[i], rows[i][2], want)
+				if want := fmt.Sprint(m.(map[string]any)["line"]); rows[i][2] != want || strings.HasPrefix(want, "-") {
+					t.Errorf("search row %v: LINE %s, line %s", rows[i], rows[i][2], want)
 				}
 			}
 		}

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/urfave/cli/v2"
+
 	"github.com/tmx-sh/tmx/internal/catalog"
 	"github.com/tmx-sh/tmx/internal/tmuxtest"
 	"github.com/tmx-sh/tmx/tmxerr"
@@ -81,5 +83,105 @@ func TestRunNoteSpeaksItsFrontEnd(t *testing.T) {
 	d = runIn(t, srv, pane, "sleep 30", 125, "--timeout", "0.5")
 	if note := d["note"].(string); !strings.Contains(note, "run_shell_command with resume") || strings.Contains(note, "tmx ") {
 		t.Errorf("note for tools: %q", note)
+	}
+}
+
+// advice is a piece of advice text in the source: a hint, a note or a
+// warning, with where it is.
+type advice struct {
+	kind, text, where string
+}
+
+// adviceRE finds the literal text of advice in Go source: hints
+// (WithHint, tmxerr.New's third argument), and notes and warnings that
+// results carry (Note = ..., Warnings = append(...)). A literal split
+// over + is read up to its first part.
+var adviceRE = regexp.MustCompile(`(?s)(WithHint)\(\s*"((?:[^"\\]|\\.)*)"|tmxerr\.(New)\([^,]+,\s*(?:"(?:[^"\\]|\\.)*"|[a-z.]+\([^)]*\)),\s*"((?:[^"\\]|\\.)*)"|\b(Note) = (?:fmt\.Sprintf\()?"((?:[^"\\]|\\.)*)"|(Warnings), (?:strconv\.Itoa\([^)]*\) ?\+ ?)?"((?:[^"\\]|\\.)*)"`)
+
+// sourceAdvice returns the advice literals of the non-test Go files in
+// dirs.
+func sourceAdvice(t *testing.T, dirs ...string) []advice {
+	var out []advice
+	for _, dir := range dirs {
+		files, _ := filepath.Glob(filepath.Join(dir, "*.go"))
+		for _, f := range files {
+			if strings.HasSuffix(f, "_test.go") {
+				continue
+			}
+			b, err := os.ReadFile(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, m := range adviceRE.FindAllStringSubmatch(string(b), -1) {
+				for i := 1; i+1 < len(m); i += 2 {
+					if m[i] != "" && m[i+1] != "" {
+						kind := map[string]string{"WithHint": "hint", "New": "hint", "Note": "note", "Warnings": "warning"}[m[i]]
+						out = append(out, advice{kind, m[i+1], f})
+					}
+				}
+			}
+		}
+	}
+	return out
+}
+
+// cliTerms returns what names a tmx command or flag in a text: "tmx"
+// and one of the CLI's commands, or a flag of any command.
+func cliTerms() (*regexp.Regexp, map[string]bool) {
+	app := NewApp(&Env{})
+	var names []string
+	flags := map[string]bool{}
+	var walk func(cmds []*cli.Command)
+	walk = func(cmds []*cli.Command) {
+		for _, c := range cmds {
+			names = append(names, regexp.QuoteMeta(c.Name))
+			for _, f := range c.Flags {
+				for _, n := range f.Names() {
+					if len(n) > 1 {
+						flags[n] = true
+					}
+				}
+			}
+			walk(c.Subcommands)
+		}
+	}
+	walk(app.Commands)
+	for _, f := range app.Flags {
+		for _, n := range f.Names() {
+			if len(n) > 1 {
+				flags[n] = true
+			}
+		}
+	}
+	return regexp.MustCompile(`\btmx (` + strings.Join(names, "|") + `)\b`), flags
+}
+
+// Notes and warnings reach both front ends as they are, in results
+// neither rewrites: they name no tmx command or flag and no tool. Hints
+// are the CLI's words (tmx-mcp rewrites them, see internal/mcp): they
+// name no tool.
+func TestAdviceSpeaksBothFrontEnds(t *testing.T) {
+	found := sourceAdvice(t, "../../client", "../tmux", ".")
+	if len(found) < 60 {
+		t.Fatalf("found only %d pieces of advice: the scan is broken", len(found))
+	}
+	command, flags := cliTerms()
+	flagRE := regexp.MustCompile(`--([a-z][a-z-]+)`)
+	toolRE := regexp.MustCompile(`\b(` + strings.Join(catalog.Names(), "|") + `)\b`)
+	for _, a := range found {
+		if m := toolRE.FindString(a.text); m != "" {
+			t.Errorf("%s: a %s names the tool %s: %q", a.where, a.kind, m, a.text)
+		}
+		if a.kind == "hint" {
+			continue
+		}
+		if m := command.FindString(a.text); m != "" {
+			t.Errorf("%s: a %s names the command %q: %q", a.where, a.kind, m, a.text)
+		}
+		for _, m := range flagRE.FindAllStringSubmatch(a.text, -1) {
+			if flags[m[1]] {
+				t.Errorf("%s: a %s names the flag --%s: %q", a.where, a.kind, m[1], a.text)
+			}
+		}
 	}
 }

@@ -145,10 +145,13 @@ func TestSDKEndToEnd(t *testing.T) {
 		t.Errorf("capture_pane: %v", d)
 	}
 	d, _ = call(t, s, tools, "create_session", map[string]any{"name": "w#(touch x)", "width": 100, "height": 30})
-	if d == nil || d["session_name"] != "w#(touch x)" {
+	if d == nil || d["pane_id"] == nil {
 		t.Fatalf("create_session: %v", d)
 	}
 	newPane := d["pane_id"].(string)
+	if info, _ := call(t, s, tools, "get_session_info", map[string]any{"target": newPane}); info == nil || info["session_name"] != "w#(touch x)" {
+		t.Fatalf("the new session's name: %v", info)
+	}
 	call(t, s, tools, "create_window", map[string]any{"target": newPane, "name": "logs"})
 	d, _ = call(t, s, tools, "split_window", map[string]any{"target": newPane, "direction": "horizontal", "size": "30%"})
 	split := d["pane_id"].(string)

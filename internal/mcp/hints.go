@@ -97,7 +97,7 @@ func mcpHint(code tmxerr.Code, cliHint string, tool *catalog.Tool) string {
 // mcpClause puts one clause of a CLI hint in tools' terms (see mcpHint).
 func mcpClause(clause string, tool *catalog.Tool) string {
 	for _, c := range cliCommands() {
-		if !strings.Contains(clause, c.command+" ") && !strings.HasSuffix(clause, c.command) {
+		if !namesCommand(clause, c.command) {
 			continue
 		}
 		if c.use == "" || slices.Contains(c.tools, tool.Name) {
@@ -108,6 +108,25 @@ func mcpClause(clause string, tool *catalog.Tool) string {
 		return "use " + c.use
 	}
 	return mcpText(clause, tool)
+}
+
+// namesCommand reports whether clause names command ("tmx ls") as a
+// whole word: followed by its end or by a character that is not a letter,
+// a digit or '-' ("(tmx ls)" names ls; "tmx lsof" does not).
+func namesCommand(clause, command string) bool {
+	for rest := clause; ; {
+		i := strings.Index(rest, command)
+		if i < 0 {
+			return false
+		}
+		rest = rest[i+len(command):]
+		if rest == "" {
+			return true
+		}
+		if c := rest[0]; !(c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '-') {
+			return true
+		}
+	}
 }
 
 // flagRE matches a CLI flag in a message.

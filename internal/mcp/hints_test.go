@@ -1,6 +1,10 @@
 package mcp
 
 import (
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -78,5 +82,69 @@ func TestArgsHint(t *testing.T) {
 	tool, _ = catalog.Lookup("list_sessions")
 	if got := argsHint(tool, map[string]any{"x": 1}); got != "list_sessions takes no arguments" {
 		t.Errorf("argsHint(list_sessions) = %q", got)
+	}
+}
+
+// hintRE finds the literal text of hints in Go source: WithHint's
+// format and tmxerr.New's third argument.
+var hintRE = regexp.MustCompile(`(?s)WithHint\(\s*"((?:[^"\\]|\\.)*)"|tmxerr\.New\([^,]+,\s*(?:"(?:[^"\\]|\\.)*"|[a-z.]+\([^)]*\)),\s*"((?:[^"\\]|\\.)*)"`)
+
+// Every hint the code writes without a fix is the CLI's, and reaches a
+// model rewritten (mcpHint): whatever tool it comes through, it then
+// names no tmx command, and every flag it names is one some tool has an
+// argument for.
+func TestEveryHintSpeaksTools(t *testing.T) {
+	var hints []string
+	for _, dir := range []string{"../../client", "../tmux", "../cli"} {
+		files, _ := filepath.Glob(filepath.Join(dir, "*.go"))
+		for _, f := range files {
+			if strings.HasSuffix(f, "_test.go") {
+				continue
+			}
+			b, err := os.ReadFile(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, m := range hintRE.FindAllStringSubmatch(string(b), -1) {
+				if h := m[1] + m[2]; h != "" {
+					hints = append(hints, h)
+				}
+			}
+		}
+	}
+	if len(hints) < 50 {
+		t.Fatalf("found only %d hints: the scan is broken", len(hints))
+	}
+	var names []string
+	for _, c := range catalog.Commands() {
+		names = append(names, regexp.QuoteMeta(c))
+	}
+	command := regexp.MustCompile(`\btmx (` + strings.Join(names, "|") + `)\b`)
+	flag := regexp.MustCompile(`--[a-z][a-z-]+`)
+	// Flags a model never needs: tmx-mcp writes them itself (--help in
+	// usage hints of argv it builds right, --level and --batch of a
+	// tool's fixed arguments, --stdin-args), or only commands no tool
+	// runs take them (top --once, attach --read-only), or only a CLI
+	// caller sets them (--expect-server).
+	cliOnly := []string{"--help", "--level", "--batch", "--stdin-args", "--once", "--read-only", "--expect-server"}
+	for _, h := range hints {
+		for _, tool := range catalog.All() {
+			if m := command.FindString(mcpHint(tmxerr.Internal, h, tool)); m != "" {
+				t.Errorf("through %s the hint %q names %q", tool.Name, h, m)
+				break
+			}
+		}
+		for _, f := range flag.FindAllString(h, -1) {
+			if slices.Contains(cliOnly, f) {
+				continue
+			}
+			arg := strings.ReplaceAll(strings.TrimPrefix(f, "--"), "-", "_")
+			if !slices.ContainsFunc(catalog.All(), func(tool *catalog.Tool) bool {
+				_, ok := tool.ArgumentFor(f)
+				return ok || slices.ContainsFunc(tool.Params, func(p catalog.Param) bool { return p.Name == arg })
+			}) {
+				t.Errorf("the hint %q names %s, which no tool's arguments stand for", h, f)
+			}
+		}
 	}
 }

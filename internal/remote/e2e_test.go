@@ -40,7 +40,7 @@ func TestHostRunCaptureSinceWait(t *testing.T) {
 	r.srv.WaitFor("w", func(s string) bool { return strings.HasSuffix(s, "\nbash$") }, 10*time.Second)
 	local := r.tmx("", nil, "--json", "capture", "w")
 	res = r.tmx("", nil, "--host", h, "--json", "capture", "w")
-	if want := strings.Replace(local.stdout, `{"schema_version":1,`, `{"schema_version":1,"host":"`+h+`",`, 1); res.code != 0 || res.stdout != want {
+	if want := strings.Replace(local.stdout, `{"schema_version":2,`, `{"schema_version":2,"host":"`+h+`",`, 1); res.code != 0 || res.stdout != want {
 		t.Fatalf("capture through the host:\n%s\nhere:\n%s", res.stdout, local.stdout)
 	}
 	for _, tty := range []bool{false, true} {

@@ -192,7 +192,7 @@ func TestHostHostileWords(t *testing.T) {
 	// it doubled.)
 	name := "s;$(touch /tmp/tmx-pwned)`id`'\" #{host} *"
 	res = r.tmx("", nil, "--host", r.host, "--json", "new", "-s", name, "--", "bash --norc")
-	if d := res.doc(t); res.code != 0 || d["session_name"] != name {
+	if d := res.doc(t); res.code != 0 || d["host"] != r.host || d["session_id"] == nil {
 		t.Fatalf("new -s %q: %d %v %s", name, res.code, d, res.stderr)
 	}
 	if got := r.srv.Tmux("list-sessions", "-F", "#{session_name}"); got != name {

@@ -4,7 +4,10 @@
 //
 // Every document is printed with "schema_version" as its first key (see
 // [Marshal]); keys are snake_case and named after tmux's format variables
-// where one exists.
+// where one exists. The server's socket_path and server_pid ([ServerRef])
+// are in the documents that describe objects (the list and info
+// documents), not in acknowledgements and reads, which name only the pane
+// they acted on.
 package result
 
 import (
@@ -17,8 +20,11 @@ import (
 	"github.com/tmx-sh/tmx/tmxerr"
 )
 
-// SchemaVersion is the version of every document.
-const SchemaVersion = 1
+// SchemaVersion is the version of every document. Version 2 took the
+// server and the window and session ids out of acknowledgements and reads,
+// and fields that are almost always false or empty out of them when they
+// are.
+const SchemaVersion = 2
 
 // Marshal encodes doc (a struct that encodes as a JSON object) with
 // "schema_version" as its first key, without HTML escaping, and a final
@@ -161,28 +167,27 @@ type Version struct {
 
 // Capture is tmx capture (capture_pane).
 type Capture struct {
-	ServerRef
 	client.CaptureResult
 }
 
 // Run is tmx run (run_shell_command).
 type Run struct {
-	ServerRef
 	client.RunResult
 }
 
 // Input is tmx send, type and paste (send_keys, paste_text).
 type Input struct {
-	ServerRef
 	client.InputResult
 }
 
-// Spawn is tmx new, new-window and split (create_session, create_window,
-// split_window): the new pane with its window and session.
+// Spawn is tmx new, new-window, split and respawn (create_session,
+// create_window, split_window, respawn_pane): the new pane's ids and size.
 type Spawn struct {
-	ServerRef
-	ConfigProvenance string `json:"config_provenance"`
-	client.PaneInfo
+	SessionID  string `json:"session_id"`
+	WindowID   string `json:"window_id"`
+	PaneID     string `json:"pane_id"`
+	PaneWidth  int    `json:"pane_width"`
+	PaneHeight int    `json:"pane_height"`
 	// Ready is true when the pane's program had drawn (a shell: was at its
 	// first prompt) before the call returned.
 	Ready bool `json:"ready"`
@@ -195,7 +200,6 @@ type Spawn struct {
 
 // Kill is tmx kill (kill_pane, kill_window, kill_session).
 type Kill struct {
-	ServerRef
 	client.KillResult
 }
 
@@ -222,19 +226,16 @@ func ErrorOf(err error) Error {
 
 // Since is tmx since (capture_since).
 type Since struct {
-	ServerRef
 	client.SinceResult
 }
 
 // Snapshot is tmx snapshot (snapshot_pane).
 type Snapshot struct {
-	ServerRef
 	client.PaneSnapshot
 }
 
 // Wait is tmx wait (wait_for_text).
 type Wait struct {
-	ServerRef
 	client.WaitResult
 }
 
@@ -251,22 +252,17 @@ type Signal struct {
 
 // Search is tmx search (search_panes).
 type Search struct {
-	ServerRef
 	client.SearchResult
 }
 
 // Vars is tmx vars (get_tmux_variables).
 type Vars struct {
-	ServerRef
-	PaneID    string            `json:"pane_id"`
-	WindowID  string            `json:"window_id"`
-	SessionID string            `json:"session_id"`
-	Values    map[string]string `json:"values"`
+	PaneID string            `json:"pane_id"`
+	Values map[string]string `json:"values"`
 }
 
 // Option is tmx options show (show_option).
 type Option struct {
-	ServerRef
 	Scope  string `json:"scope"`
 	Global bool   `json:"global"`
 	Name   string `json:"name"`
@@ -278,7 +274,6 @@ type Option struct {
 
 // Environment is tmx env show (show_environment).
 type Environment struct {
-	ServerRef
 	Global    bool            `json:"global"`
 	SessionID string          `json:"session_id"`
 	Variables []client.EnvVar `json:"variables"`
@@ -289,7 +284,6 @@ type Environment struct {
 
 // Hooks is tmx hooks show (show_hooks).
 type Hooks struct {
-	ServerRef
 	Global    bool          `json:"global"`
 	SessionID string        `json:"session_id"`
 	Hooks     []client.Hook `json:"hooks"`
@@ -305,25 +299,21 @@ type FoundPane struct {
 // Changed is the result of a manage command (rename, select, layout,
 // resize, move-window, swap-pane, title, mouse, history-limit, sync).
 type Changed struct {
-	ServerRef
 	client.Changed
 }
 
 // Signalled is tmx signal (signal_pane).
 type Signalled struct {
-	ServerRef
 	client.SignalResult
 }
 
 // Cleared is tmx clear (clear_pane_scrollback).
 type Cleared struct {
-	ServerRef
 	client.ClearResult
 }
 
 // KeyBatch is tmx send --batch (send_keys_batch).
 type KeyBatch struct {
-	ServerRef
 	Operations []client.InputResult `json:"operations"`
 }
 

@@ -102,8 +102,8 @@ func Resolve(given, pathEnv string) (string, error) {
 		return "", tmxerr.Errorf(tmxerr.TmuxNotFound, "tmux binary %q is not an executable file", name).
 			WithFix("tmux_path")
 	case !ok:
-		return "", tmxerr.New(tmxerr.TmuxNotFound, "tmux was not found on PATH",
-			"install tmux 3.2a or newer (apt-get install tmux, brew install tmux), or give --tmux PATH")
+		return "", tmxerr.New(tmxerr.TmuxNotFound, "tmux was not found on PATH", "").
+			WithFix("install_tmux")
 	case HasControl(p):
 		return "", tmxerr.Errorf(tmxerr.TmuxNotFound, "tmux path %q contains control characters", p)
 	}

@@ -15,6 +15,7 @@ import (
 	"github.com/google/jsonschema-go/jsonschema"
 
 	"github.com/tmx-sh/tmx/internal/catalog"
+	"github.com/tmx-sh/tmx/internal/result"
 )
 
 // InputSchema returns t's inputSchema, as tools/list shows it: an object
@@ -120,7 +121,7 @@ func OutputSchema(t *catalog.Tool) (*jsonschema.Schema, error) {
 	if err != nil {
 		return nil, fmt.Errorf("output schema of %s: %w", t.Name, err)
 	}
-	s.Properties["schema_version"] = &jsonschema.Schema{Type: "integer", Const: jsonschema.Ptr[any](1)}
+	s.Properties["schema_version"] = &jsonschema.Schema{Type: "integer", Const: jsonschema.Ptr[any](result.SchemaVersion)}
 	// tmx names the host a document came from when it ran there through
 	// SSH (--host, TMX_HOST); a document from this machine has no host.
 	s.Properties["host"] = &jsonschema.Schema{Type: "string", Description: "The SSH destination ([USER@]HOST[:PORT]) the result came from; absent for this machine."}
