@@ -22,6 +22,7 @@ import (
 func TestMain(m *testing.M) {
 	switch os.Getenv("TMX_TEST_MAIN") {
 	case "1":
+		tmuxtest.UseTiming()
 		os.Exit(Main())
 	case "rawreader":
 		rawReader()
