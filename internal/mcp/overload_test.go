@@ -91,7 +91,7 @@ esac
 		t.Fatal(err)
 	}
 	send, next := rawServer(t, Config{Surface: &catalog.Surface{Tools: catalog.All()}, Limits: client.DefaultLimits(), CLI: cli,
-		MaxConcurrent: 1, MaxQueued: 1, CallDeadline: 2 * time.Second})
+		MaxConcurrent: 1, MaxQueued: 1, CallDeadline: time.Second})
 	call := func(id int, tool, args string) {
 		send(fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":%q,"arguments":%s}}`, id, tool, args))
 	}
@@ -114,8 +114,8 @@ esac
 	if text, isErr := toolText(t, r); r["id"] != float64(3) || !isErr || !strings.HasPrefix(text, "error busy: ") || !strings.Contains(text, "hint: ") {
 		t.Errorf("a call beyond the queue: %v", r)
 	}
-	// Call 2 waits in the queue past its 2 s deadline.
-	time.Sleep(2500 * time.Millisecond)
+	// Call 2 waits in the queue past its 1 s deadline.
+	time.Sleep(1500 * time.Millisecond)
 	if err := os.WriteFile(filepath.Join(dir, "release"), nil, 0o600); err != nil {
 		t.Fatal(err)
 	}
