@@ -101,9 +101,12 @@ func newDocWorld(t *testing.T, path ...string) *docWorld {
 		w.env = append(w.env, kv)
 	}
 	// The build cache stays the user's, so ./install.sh builds from it.
-	for _, name := range []string{"GOCACHE", "GOMODCACHE", "GOPATH"} {
-		if out, err := exec.Command("go", "env", name).Output(); err == nil && os.Getenv(name) == "" {
-			w.env = append(w.env, name+"="+strings.TrimSpace(string(out)))
+	names := []string{"GOCACHE", "GOMODCACHE", "GOPATH"}
+	if out, err := exec.Command("go", append([]string{"env"}, names...)...).Output(); err == nil {
+		for i, v := range strings.Split(strings.TrimSuffix(string(out), "\n"), "\n") {
+			if i < len(names) && os.Getenv(names[i]) == "" {
+				w.env = append(w.env, names[i]+"="+v)
+			}
 		}
 	}
 	bash, err := exec.LookPath("bash")
