@@ -349,7 +349,7 @@ func ExitStatus(err error) int {
 func Markdown() string {
 	var b strings.Builder
 	b.WriteString("# Exit statuses and error codes\n\n")
-	b.WriteString("<!-- Generated from package tmxerr; refresh with: go test ./tmxerr -update -->\n\n")
+	b.WriteString("<!-- Generated from package tmxerr; refresh with: UPDATE=1 go test ./... -->\n\n")
 	b.WriteString("Every failure of `tmx` and every `isError` result of `tmx-mcp` carries one\n")
 	b.WriteString("stable code from this list. Under `--json` the CLI prints it on stderr as one line:\n\n")
 	b.WriteString("```json\n{\"schema_version\":1,\"error\":{\"code\":\"target_not_found\",\"message\":\"...\",\"hint\":\"...\"},\"exit_code\":1}\n```\n\n")

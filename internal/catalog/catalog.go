@@ -34,9 +34,9 @@
 //     a flag ([Param.Flag] or [Param.Switch]), an operand ([Param.Pos]),
 //     or a key of the stdin document ([Param.Stdin]).
 //
-// Then run `go test ./internal/catalog -update` to regenerate the tools/list
-// snapshots and docs/mcp-tools.md, and `go test ./internal/cli -run
-// TestCLIDocs -update` for docs/cli.md. The tests in this package fail when
+// Then run `UPDATE=1 go test ./...` to regenerate every generated document:
+// the tools/list snapshots, docs/mcp-tools.md and docs/cli.md (and
+// docs/exit-codes.md). The tests in this package fail when
 // a flag, a stdin key or a command named by an entry does not exist on the
 // CLI, when its type differs, when a row understates what an input can
 // reach, and when tools/list outgrows its size budget. tmx-mcp's hints

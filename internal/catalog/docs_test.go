@@ -12,31 +12,39 @@ import (
 	"github.com/tmx-sh/tmx/internal/catalog/toolschema"
 )
 
-var update = flag.Bool("update", false, "rewrite generated docs and snapshots")
+var update = flag.Bool("update", false, "rewrite generated docs and snapshots (as UPDATE=1 does)")
+
+// updating reports whether generated files are rewritten: -update, or
+// UPDATE set (not "0") in the environment, which every package of the
+// module reads, so that UPDATE=1 go test ./... regenerates them all.
+func updating() bool {
+	v := os.Getenv("UPDATE")
+	return *update || v != "" && v != "0"
+}
 
 // TestDocsUpToDate fails when docs/mcp-tools.md differs from the catalog;
-// go test ./internal/catalog -update rewrites it.
+// UPDATE=1 go test ./... (or go test ./internal/catalog -update) rewrites it.
 func TestDocsUpToDate(t *testing.T) {
 	const path = "../../docs/mcp-tools.md"
 	want := toolschema.Markdown()
-	if *update {
+	if updating() {
 		if err := os.WriteFile(path, []byte(want), 0o644); err != nil {
 			t.Fatal(err)
 		}
 	}
 	got, err := os.ReadFile(path)
 	if err != nil || string(got) != want {
-		t.Fatalf("%s is out of date with the catalog; run: go test ./internal/catalog -update", path)
+		t.Fatalf("%s is out of date with the catalog; run: UPDATE=1 go test ./...", path)
 	}
 }
 
 // TestToolSnapshots pins every tool's tools/list entry in
 // toolschema/entries/<name>.json, compared as decoded JSON. tmx-mcp serves
 // these files (embedded), so they must equal what the catalog computes. A
-// change to a tool is made on purpose: go test ./internal/catalog -update.
+// change to a tool is made on purpose: UPDATE=1 go test ./....
 func TestToolSnapshots(t *testing.T) {
 	dir := filepath.Join("toolschema", "entries")
-	if *update {
+	if updating() {
 		os.RemoveAll(dir)
 		os.MkdirAll(dir, 0o755)
 	}
@@ -49,20 +57,20 @@ func TestToolSnapshots(t *testing.T) {
 		}
 		got, _ := catalog.MarshalIndent(e)
 		path := filepath.Join(dir, tool.Name+".json")
-		if *update {
+		if updating() {
 			os.WriteFile(path, got, 0o644)
 			continue
 		}
 		snap, err := os.ReadFile(path)
 		if err != nil {
-			t.Errorf("%s: no snapshot (%v); run: go test ./internal/catalog -update", tool.Name, err)
+			t.Errorf("%s: no snapshot (%v); run: UPDATE=1 go test ./...", tool.Name, err)
 			continue
 		}
 		var a, b any
 		json.Unmarshal(got, &a)
 		json.Unmarshal(snap, &b)
 		if !reflect.DeepEqual(a, b) {
-			t.Errorf("%s: tools/list entry differs from %s; if the change is intended, run: go test ./internal/catalog -update", tool.Name, path)
+			t.Errorf("%s: tools/list entry differs from %s; if the change is intended, run: UPDATE=1 go test ./...", tool.Name, path)
 		}
 	}
 	files, _ := os.ReadDir(dir)

@@ -16,7 +16,8 @@ import (
 // tmx attach executes tmux by its resolved path on the server's own
 // socket path, with the target resolved to an id (tmux would match a
 // session name by prefix), read-only and ignore-size with --read-only,
-// and without TMUX so that it nests from another server.
+// and without TMUX so that it nests from another server. Not parallel: it
+// replaces execTmux, which every attach uses.
 func TestAttachArgv(t *testing.T) {
 	srv := tmuxtest.New(t)
 	srv.NewPane("workshop", "bash", 80, 20)

@@ -101,9 +101,12 @@ func newDocWorld(t *testing.T, path ...string) *docWorld {
 		w.env = append(w.env, kv)
 	}
 	// The build cache stays the user's, so ./install.sh builds from it.
-	for _, name := range []string{"GOCACHE", "GOMODCACHE", "GOPATH"} {
-		if out, err := exec.Command("go", "env", name).Output(); err == nil && os.Getenv(name) == "" {
-			w.env = append(w.env, name+"="+strings.TrimSpace(string(out)))
+	names := []string{"GOCACHE", "GOMODCACHE", "GOPATH"}
+	if out, err := exec.Command("go", append([]string{"env"}, names...)...).Output(); err == nil {
+		for i, v := range strings.Split(strings.TrimSuffix(string(out), "\n"), "\n") {
+			if i < len(names) && os.Getenv(names[i]) == "" {
+				w.env = append(w.env, names[i]+"="+v)
+			}
 		}
 	}
 	bash, err := exec.LookPath("bash")
@@ -449,6 +452,8 @@ func TestReadmeRunsAsWritten(t *testing.T) {
 	}
 	skip := map[string]string{
 		"go test ./...":                         "runs this test suite",
+		"go test -short ./...":                  "runs this test suite",
+		"UPDATE=1 go test ./...":                "runs this test suite",
 		"claude mcp add -s user tmx -- tmx mcp": "registers with Claude Code, which the test does not have",
 	}
 	var outer *tmuxtest.Server

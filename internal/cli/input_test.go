@@ -86,8 +86,11 @@ func TestPasteRefusesControlCharacters(t *testing.T) {
 			t.Errorf("%q: exit %d %s", text, r.code, code)
 		}
 	}
-	time.Sleep(200 * time.Millisecond)
-	if after := srv.Capture(pane); after != before {
+	// Keys sent now reach the shell after anything tmx sent: once they
+	// show, the screen is the one before with them on the prompt line.
+	srv.Tmux("send-keys", "-t", pane, "-l", "MARK")
+	after := srv.WaitFor(pane, func(s string) bool { return strings.HasSuffix(s, " MARK") }, 5*time.Second)
+	if after != before+" MARK" {
 		t.Errorf("a refused paste reached the pane:\n%s", after)
 	}
 	mustJSON(t, srv, 0, "send", pane, "C-u")
@@ -260,7 +263,10 @@ func TestInputSynchronizedCohort(t *testing.T) {
 		t.Errorf("paste reached more than its pane: %v", d)
 	}
 	srv.WaitFor(pane, func(s string) bool { return strings.Contains(s, "PASTE-ONLY") }, 5*time.Second)
-	time.Sleep(150 * time.Millisecond)
+	// Synchronized keys sent now reach the sibling after anything sent
+	// to it before.
+	srv.Tmux("send-keys", "-t", pane, "-l", "MARK")
+	srv.WaitFor(sib, func(s string) bool { return strings.Contains(s, "MARK") }, 5*time.Second)
 	if strings.Contains(srv.Capture(sib), "PASTE-ONLY") {
 		t.Errorf("paste reached the synchronized sibling")
 	}

@@ -22,6 +22,7 @@ import (
 func TestMain(m *testing.M) {
 	switch os.Getenv("TMX_TEST_MAIN") {
 	case "1":
+		tmuxtest.UseTiming()
 		os.Exit(Main())
 	case "rawreader":
 		rawReader()
@@ -62,9 +63,14 @@ func rawReader() {
 }
 
 // slowReader is rawReader for a program that reacts late: it shows each
-// chunk two and a half seconds after reading it, so for that time the pane does not
-// change.
+// chunk TMX_TEST_SLOW_DELAY (a Go duration) after reading it, so for that
+// time the pane does not change.
 func slowReader() {
+	delay, err := time.ParseDuration(os.Getenv("TMX_TEST_SLOW_DELAY"))
+	if err != nil {
+		fmt.Println("slowreader:", err)
+		return
+	}
 	old, err := term.MakeRaw(0)
 	if err != nil {
 		fmt.Println("slowreader:", err)
@@ -79,7 +85,7 @@ func slowReader() {
 			return
 		}
 		chunk := append([]byte(nil), buf[:n]...)
-		time.Sleep(2500 * time.Millisecond)
+		time.Sleep(delay)
 		fmt.Printf("CHUNK %q\r\n", chunk)
 	}
 }

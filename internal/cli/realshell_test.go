@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tmx-sh/tmx/client"
 	"github.com/tmx-sh/tmx/internal/tmuxtest"
 	"github.com/tmx-sh/tmx/tmxerr"
 )
@@ -214,7 +215,11 @@ func TestRunMangledLineNotStarted(t *testing.T) {
 	if d["started"] != false || d["timed_out"] != false || d["exit_status"] != nil || !strings.Contains(d["note"].(string), "did not run") {
 		t.Errorf("document: %v", d)
 	}
-	time.Sleep(500 * time.Millisecond)
+	// A line typed by hand runs after anything already typed into the
+	// shell: once its output shows, so would the command's.
+	srv.Tmux("send-keys", "-t", pane, "-l", "echo typed-$((6*7))")
+	srv.Tmux("send-keys", "-t", pane, "Enter")
+	srv.WaitFor(pane, func(s string) bool { return strings.Contains(s, "\ntyped-42\n") }, 10*time.Second)
 	if s := srv.Capture(pane); strings.Contains(s, "should-not-run\n") {
 		t.Errorf("the command ran after all:\n%s", s)
 	}
@@ -224,19 +229,21 @@ func TestRunMangledLineNotStarted(t *testing.T) {
 }
 
 // B16: a shell running a script is busy; run types nothing into the
-// script's read.
+// script's read. The script reads once the run was refused (a wait-for
+// channel), and then takes the first line the terminal holds: what tmx
+// typed, if anything, comes before the line typed by hand.
 func TestRunRefusesScriptPane(t *testing.T) {
 	t.Parallel()
 	srv := tmuxtest.New(t)
 	script := filepath.Join(srv.Home, "reader.sh")
-	write(t, script, "sleep 2; read -r line; echo \"SCRIPT GOT: $line\"\n")
+	write(t, script, "tmux wait-for refused; read -r line; echo \"SCRIPT GOT: $line\"\n")
 	pane := srv.Tmux("new-session", "-d", "-P", "-F", "#{pane_id}", "-s", "scr", "bash", script, ";", "set-option", "-p", "remain-on-exit", "on")
 	srv.WaitStarted(pane)
 	code, msg := mustFail(t, srv, 2, "run", pane, "--", "echo X")
 	if code != tmxerr.PaneBusy || !strings.Contains(msg, "script") {
 		t.Errorf("run into a script: %s %q", code, msg)
 	}
-	time.Sleep(2500 * time.Millisecond)
+	srv.Tmux("wait-for", "-S", "refused")
 	srv.Tmux("send-keys", "-t", pane, "-l", "by-hand")
 	srv.Tmux("send-keys", "-t", pane, "Enter")
 	if s := srv.WaitFor(pane, func(s string) bool { return strings.Contains(s, "SCRIPT GOT:") }, 5*time.Second); !strings.Contains(s, "SCRIPT GOT: by-hand") {
@@ -510,9 +517,9 @@ func TestExpectServer(t *testing.T) {
 	}
 }
 
-// A program that reacts seconds after Enter gets one Enter, not two, and
-// submitted says unknown: no change was seen, and none is evidence of
-// nothing.
+// A program that reacts seconds after Enter (three times as long as tmx
+// watches for a change) gets one Enter, not two, and submitted says
+// unknown: no change was seen, and none is evidence of nothing.
 func TestSubmitOnceToSlowProgram(t *testing.T) {
 	t.Parallel()
 	srv := tmuxtest.New(t)
@@ -520,13 +527,17 @@ func TestSubmitOnceToSlowProgram(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	pane := srv.Session("slow", 120, 30, "env", "TMX_TEST_MAIN=slowreader", exe)
+	delay := 3 * client.CurrentTiming().SubmitWatch
+	pane := srv.Session("slow", 120, 30, "env", "TMX_TEST_MAIN=slowreader", "TMX_TEST_SLOW_DELAY="+delay.String(), exe)
 	srv.WaitFor(pane, func(s string) bool { return strings.Contains(s, "READY") }, 10*time.Second)
 	d := mustJSON(t, srv, 0, "type", "--enter", pane, "--", "go")
 	if d["submitted"] != "unknown" {
 		t.Errorf("submitted = %v, want unknown", d["submitted"])
 	}
-	time.Sleep(6 * time.Second)
+	// A key typed now reaches the program after everything tmx sent: once
+	// the program shows it, it has shown every Enter tmx sent.
+	srv.Tmux("send-keys", "-t", pane, "-l", "Z")
+	srv.WaitFor(pane, func(s string) bool { return strings.Contains(strings.Join(chunks(s), " "), "Z") }, 20*time.Second)
 	if got := chunks(srv.Capture(pane)); strings.Count(strings.Join(got, " "), `\r`) != 1 {
 		t.Errorf("chunks = %v, want exactly one Enter", got)
 	}

@@ -408,7 +408,10 @@ func TestRunSynchronizedSiblingUntouched(t *testing.T) {
 	if d["output"] != "only-here" {
 		t.Fatalf("output = %q", d["output"])
 	}
-	time.Sleep(200 * time.Millisecond)
+	// Synchronized keys sent now reach the sibling after anything sent
+	// to it before.
+	srv.Tmux("send-keys", "-t", pane, "-l", "MARK")
+	srv.WaitFor(sib, func(s string) bool { return strings.Contains(s, "MARK") }, 5*time.Second)
 	if s := srv.Capture(sib); strings.Contains(s, "only-here") || strings.Contains(s, "tmx") {
 		t.Errorf("the synchronized sibling received input:\n%s", s)
 	}

@@ -505,8 +505,9 @@ type cliOutput struct {
 // killGrace is how long a cancelled tmx child has, after SIGTERM to its
 // process group, to end on its own before the group is killed: time to
 // detach a control client cleanly, since tmux can crash when one is killed
-// while it attaches (client.controlLock).
-const killGrace = time.Second
+// while it attaches (client.controlLock). A variable so that tests can
+// change it.
+var killGrace = time.Second
 
 // runCLI runs tmx with argv after the frozen global flags, with extra
 // added to its environment: never through a shell, payload on stdin (so it

@@ -314,10 +314,13 @@ func TestExecuteTools(t *testing.T) {
 		map[string]any{"target": a, "keys": []any{"x", "Enter"}},
 		map[string]any{"target": b, "keys": []any{"NotAKey"}},
 	}}, "invalid_argument")
-	time.Sleep(200 * time.Millisecond)
+	// Keys sent now reach the shell after anything sent before.
+	srv.Tmux("send-keys", "-t", a, "-l", "MARK")
+	srv.WaitFor(a, func(sc string) bool { return strings.Contains(sc, "MARK") }, 10*time.Second)
 	if strings.Contains(srv.Capture(a), "x\n") {
 		t.Error("a batch with a bad entry sent the good one")
 	}
+	srv.Tmux("send-keys", "-t", a, "C-u")
 
 	// set_synchronize_panes: on, then a key reaches both panes.
 	mustCall(t, s, tools, "set_synchronize_panes", map[string]any{"target": a, "enabled": true})

@@ -18,6 +18,7 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/tmx-sh/tmx/internal/catalog"
+	"github.com/tmx-sh/tmx/internal/mcp"
 	"github.com/tmx-sh/tmx/internal/tmux"
 	"github.com/tmx-sh/tmx/internal/tmuxtest"
 )
@@ -314,7 +315,9 @@ func TestProgressNotifications(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer s.Close()
-	params := &sdk.CallToolParams{Name: "run_shell_command", Arguments: map[string]any{"target": "s", "command": "sleep 2.6"}}
+	// Long enough for two or three notifications.
+	every := mcp.ProgressEvery().Seconds()
+	params := &sdk.CallToolParams{Name: "run_shell_command", Arguments: map[string]any{"target": "s", "command": fmt.Sprintf("sleep %g", 2.6*every)}}
 	params.SetProgressToken("tok-1")
 	res, err := s.CallTool(ctx, params)
 	if err != nil || res.IsError {
@@ -346,15 +349,15 @@ func TestProgressNotifications(t *testing.T) {
 	}
 	check("run_shell_command", "tok-1")
 
-	// A 3 s wait_for_text that times out: a normal result, with progress.
-	params = &sdk.CallToolParams{Name: "wait_for_text", Arguments: map[string]any{"target": "s", "text": "never-shown", "timeout_seconds": 3}}
+	// A wait_for_text that times out: a normal result, with progress.
+	params = &sdk.CallToolParams{Name: "wait_for_text", Arguments: map[string]any{"target": "s", "text": "never-shown", "timeout_seconds": 3 * every}}
 	params.SetProgressToken(7)
 	res, err = s.CallTool(ctx, params)
 	if err != nil || res.IsError {
 		t.Fatalf("wait_for_text: %v %v", err, res)
 	}
 	b, _ := json.Marshal(res.StructuredContent)
-	if !strings.Contains(string(b), `"outcome":"timed_out"`) || !strings.Contains(string(b), `"effective_timeout_seconds":3`) {
+	if !strings.Contains(string(b), `"outcome":"timed_out"`) || !strings.Contains(string(b), fmt.Sprintf(`"effective_timeout_seconds":%g`, 3*every)) {
 		t.Errorf("wait_for_text result: %s", b)
 	}
 	check("wait_for_text", 7)

@@ -35,7 +35,7 @@ func TestMCPServesHost(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	sshd := sshtest.New(t, sshtest.Options{SetEnv: []string{"TMX_TEST_MAIN=1", "HOME=" + srv.Home, "XDG_RUNTIME_DIR=" + t.TempDir()}})
+	sshd := sshtest.New(t, sshtest.Options{SetEnv: []string{"TMX_TEST_MAIN=1", "HOME=" + srv.Home, "XDG_RUNTIME_DIR=" + t.TempDir()}, Kex: "curve25519-sha256"})
 	short, err := os.MkdirTemp("", "tmxm")
 	if err != nil {
 		t.Fatal(err)
@@ -118,7 +118,7 @@ func TestMCPRefusesUnusableHost(t *testing.T) {
 		t.Skip(err)
 	}
 	srv := tmuxtest.New(t)
-	sshd := sshtest.New(t, sshtest.Options{})
+	sshd := sshtest.New(t, sshtest.Options{Kex: "curve25519-sha256"})
 	short, _ := os.MkdirTemp("", "tmxm")
 	os.Chmod(short, 0o700)
 	defer os.RemoveAll(short)

@@ -27,8 +27,10 @@ import (
 func TestMain(m *testing.M) {
 	switch os.Getenv("TMX_TEST_MAIN") {
 	case "1":
+		tmuxtest.UseTiming()
 		os.Exit(cli.Main())
 	case "tmx-mcp":
+		mcp.SetTiming(testProgressEvery, 0)
 		env := []string{"TMX_TEST_MAIN=1", "TMX_MCP_CLI=" + os.Args[0]}
 		for _, kv := range os.Environ() {
 			if !strings.HasPrefix(kv, "TMX_TEST_MAIN=") && !strings.HasPrefix(kv, "TMX_MCP_CLI=") {
@@ -42,8 +44,13 @@ func TestMain(m *testing.M) {
 		stop()
 		os.Exit(code)
 	}
+	mcp.SetTiming(testProgressEvery, 0)
 	os.Exit(tmuxtest.Main(m))
 }
+
+// testProgressEvery is how often waiting calls report progress in the
+// tests (a second in tmx-mcp).
+const testProgressEvery = 250 * time.Millisecond
 
 // serverCmd returns the command that starts tmx-mcp on srv's socket.
 func serverCmd(srv *tmuxtest.Server, env ...string) *exec.Cmd {

@@ -22,8 +22,9 @@ func (s *Server) waitTimeout(a catalog.Args) time.Duration {
 	return s.cfg.Limits.Timeout(t)
 }
 
-// progressEvery is how often a waiting call reports progress.
-const progressEvery = time.Second
+// progressEvery is how often a waiting call reports progress. A variable
+// so that tests can shorten it.
+var progressEvery = time.Second
 
 // progress sends notifications/progress about once a second while a run or
 // a wait is in flight, for a request that carried _meta.progressToken

@@ -5,7 +5,7 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
-	"runtime"
+	"runtime/pprof"
 	"sort"
 	"strconv"
 	"strings"
@@ -18,45 +18,53 @@ import (
 	"github.com/tmx-sh/tmx/internal/tmuxtest"
 )
 
-// stormGoroutines returns the stacks of the process's goroutines by id.
-func stormGoroutines() map[int]string {
-	buf := make([]byte, 1<<20)
-	for {
-		n := runtime.Stack(buf, true)
-		if n < len(buf) {
-			buf = buf[:n]
-			break
-		}
-		buf = make([]byte, 2*len(buf))
-	}
-	out := map[int]string{}
-	for _, g := range bytes.Split(buf, []byte("\n\n")) {
-		head, _, _ := strings.Cut(string(g), " [")
-		if id, err := strconv.Atoi(strings.TrimPrefix(head, "goroutine ")); err == nil {
-			out[id] = string(g)
-		}
-	}
-	return out
+// stormLabel is the goroutine label (runtime/pprof) that marks the
+// goroutines a storm starts: a goroutine inherits its creator's labels,
+// so every goroutine started on the storm's behalf carries it, and no
+// other test's does.
+func stormLabel(t *testing.T) pprof.LabelSet {
+	return pprof.Labels("tmx_storm", t.Name())
 }
 
-// stormNoLeak fails the test if goroutines started after before (a
-// snapshot of [stormGoroutines]) are still running once things settle.
-// Goroutine ids only grow, so a new one is one with an id above before's.
-func stormNoLeak(t *testing.T, before map[int]string) {
+// stormGoroutines returns how many live goroutines carry label, and their
+// stacks, from the goroutine profile (whose debug=1 form prints labels).
+func stormGoroutines(t *testing.T, label pprof.LabelSet) (int, string) {
 	t.Helper()
-	top := 0
-	for id := range before {
-		top = max(top, id)
+	var b bytes.Buffer
+	if err := pprof.Lookup("goroutine").WriteTo(&b, 1); err != nil {
+		t.Fatal(err)
 	}
-	faultSettle(t, 10*time.Second, "goroutines leaked in the client", func() (bool, string) {
-		var leaked []string
-		for id, stack := range stormGoroutines() {
-			if id > top {
-				leaked = append(leaked, stack)
-			}
+	var want string
+	pprof.ForLabels(pprof.WithLabels(context.Background(), label), func(k, v string) bool {
+		want = fmt.Sprintf("# labels: {%q:%q}", k, v)
+		return false
+	})
+	n := 0
+	var stacks []string
+	for _, group := range strings.Split(b.String(), "\n\n") {
+		if !strings.Contains(group, "\n"+want+"\n") {
+			continue
 		}
-		sort.Strings(leaked)
-		return len(leaked) == 0, strings.Join(leaked, "\n\n")
+		count, _, _ := strings.Cut(group, " @ ")
+		c, err := strconv.Atoi(count)
+		if err != nil {
+			t.Fatalf("goroutine profile group: %q", group)
+		}
+		n += c
+		stacks = append(stacks, group)
+	}
+	sort.Strings(stacks)
+	return n, strings.Join(stacks, "\n\n")
+}
+
+// stormNoLeak fails the test if goroutines carrying label are still
+// running once things settle. The calling goroutine must no longer carry
+// it.
+func stormNoLeak(t *testing.T, label pprof.LabelSet) {
+	t.Helper()
+	faultSettle(t, 10*time.Second, "goroutines leaked in the client", func() (bool, string) {
+		n, stacks := stormGoroutines(t, label)
+		return n == 0, stacks
 	})
 }
 
@@ -73,10 +81,8 @@ func stormNoLeak(t *testing.T, before map[int]string) {
 // pull requests 5004 and 4980); tmx serialises its control clients'
 // attach and detach and ends a cancelled child with SIGTERM first, so the
 // server must survive the storm.
-//
-// Not parallel: the goroutine check counts every goroutine of the test
-// process, so it runs in the serial phase, before the parallel tests.
 func TestCancelStorm(t *testing.T) {
+	t.Parallel()
 	srv := tmuxtest.New(t)
 	const rounds, perRound = 10, 10
 	var waitPanes, runPanes []string
@@ -90,7 +96,9 @@ func TestCancelStorm(t *testing.T) {
 	_, tmuxPid := faultTmux(t, srv)
 	audit := filepath.Join(t.TempDir(), "audit.jsonl")
 
-	before := stormGoroutines()
+	// From here every goroutine the test starts carries the label.
+	label := stormLabel(t)
+	pprof.SetGoroutineLabels(pprof.WithLabels(context.Background(), label))
 	s, mcpPid := faultSession(t, srv, "TMX_AUDIT="+audit)
 	tools := toolIndex(t, s)
 
@@ -229,5 +237,6 @@ func TestCancelStorm(t *testing.T) {
 	faultSettle(t, 10*time.Second, "tmx-mcp did not exit after the session closed", func() (bool, string) {
 		return !faultAlive(mcpPid), ""
 	})
-	stormNoLeak(t, before)
+	pprof.SetGoroutineLabels(context.Background())
+	stormNoLeak(t, label)
 }

@@ -122,8 +122,9 @@ type sessionResult struct {
 
 // graceAfterCancel is how long a cancelled call waits, after closing the
 // session's stdin (which makes the remote end the command), for the
-// command's last words and status before ssh is killed.
-const graceAfterCancel = 2 * time.Second
+// command's last words and status before ssh is killed. A variable so
+// that tests can change it.
+var graceAfterCancel = 2 * time.Second
 
 // session runs one call through ssh: the header and in go out on ssh's
 // stdin as records, and the command's stdout and stderr come back to out

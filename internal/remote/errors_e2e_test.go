@@ -151,7 +151,7 @@ func TestCursorsBoundToHost(t *testing.T) {
 				t.Errorf("a cursor from here used on %s: %v", r.host, d)
 			}
 
-			res = r.tmx("", key, "--host", r.host, "--json", "run", "--timeout", "1", "w", "--", "sleep 4")
+			res = r.tmx("", key, "--host", r.host, "--json", "run", "--timeout", "1", "w", "--", "sleep 2")
 			token, _ := res.doc(t)["resume"].(string)
 			if res.code != 125 || token == "" {
 				t.Fatalf("a run that outlives its timeout: %d %s %s", res.code, res.stdout, res.stderr)

@@ -17,6 +17,7 @@ import (
 func TestMain(m *testing.M) {
 	switch os.Getenv("TMX_TEST_MAIN") {
 	case "1":
+		tmuxtest.UseTiming()
 		os.Exit(cli.Main())
 	case "argv":
 		var words []string

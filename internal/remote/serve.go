@@ -25,8 +25,8 @@ import (
 
 // killGrace is how long a command has, after SIGTERM to its process group,
 // to end on its own (a tmx command detaches its control client cleanly)
-// before the group is killed.
-const killGrace = time.Second
+// before the group is killed. A variable so that tests can change it.
+var killGrace = time.Second
 
 // maxQueued bounds the caller's stdin that the session holds for a command
 // that does not read it yet.

@@ -29,6 +29,9 @@ type build struct {
 
 func findBuilds(tb testing.TB) []build {
 	tb.Helper()
+	if testing.Short() {
+		tb.Skip("starts tmux servers; go test -short runs only the tests that need none")
+	}
 	var bs []build
 	seen := map[string]bool{}
 	add := func(name, bin string) {

@@ -5,6 +5,9 @@ import (
 	"runtime"
 	"strconv"
 	"testing"
+	"time"
+
+	"github.com/tmx-sh/tmx/client"
 )
 
 // ParallelPerCPU is how many parallel tests per CPU Main lets run at once
@@ -17,7 +20,7 @@ const ParallelPerCPU = 4
 // Main is a TestMain body for a package whose tests start tmux servers:
 // it runs the tests and returns the exit code for os.Exit. Unless
 // -test.parallel is given, up to ParallelPerCPU*GOMAXPROCS tests that call
-// t.Parallel run at once.
+// t.Parallel run at once. tmx runs with Timing.
 func Main(m *testing.M) int {
 	flag.Parse()
 	given := false
@@ -29,6 +32,7 @@ func Main(m *testing.M) int {
 	if !given {
 		flag.Set("test.parallel", strconv.Itoa(ParallelPerCPU*runtime.GOMAXPROCS(0)))
 	}
+	UseTiming()
 	return m.Run()
 }
 
@@ -40,3 +44,20 @@ func skipShort(t testing.TB) {
 		t.Skip("starts a tmux server; go test -short runs only the tests that need none")
 	}
 }
+
+// Timing is the timing tmx runs with in the tests (client.SetTiming):
+// shorter where tests wait the defaults out, long enough for a loaded
+// machine everywhere else. Tests whose scenario depends on one of these
+// (a program that reacts later than SubmitWatch) derive their own
+// durations from it.
+var Timing = client.Timing{
+	PromptSettle:     500 * time.Millisecond,
+	StartGrace:       500 * time.Millisecond,
+	ResetWait:        500 * time.Millisecond,
+	PasteBracketWait: 500 * time.Millisecond,
+	ReadyDrawWait:    500 * time.Millisecond,
+}
+
+// UseTiming sets Timing for the process. Main calls it; a TestMain calls
+// it itself before it runs the test binary as tmx.
+func UseTiming() { client.SetTiming(Timing) }

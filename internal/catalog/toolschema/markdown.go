@@ -11,7 +11,7 @@ import (
 // Markdown renders docs/mcp-tools.md from the catalog.
 func Markdown() string {
 	var b strings.Builder
-	b.WriteString("<!-- Code generated from internal/catalog by `go test ./internal/catalog -update`; DO NOT EDIT. -->\n\n")
+	b.WriteString("<!-- Code generated from internal/catalog by `UPDATE=1 go test ./...`; DO NOT EDIT. -->\n\n")
 	b.WriteString("# tmx-mcp tools\n\n")
 	b.WriteString("Every tool below comes from one catalog, the same one `tools/list`, `tmx-mcp --schema`, the\n")
 	b.WriteString("`tmux://capabilities` resource and `tmx capabilities` read. A tool's row describes its direct\n")
