@@ -529,6 +529,7 @@ func (c *Client) spawn(ctx context.Context, args []string, o SpawnOptions, name,
 // output (the cursor leaves the top-left corner), within readyDrawWait.
 func (c *Client) awaitReady(ctx context.Context, p PaneInfo, shell bool) bool {
 	end := time.Now().Add(readyShellWait)
+	var w *promptWatch
 	for {
 		name, kind := paneShell(p)
 		if kind != shellPOSIX && kind != shellFish {
@@ -541,7 +542,10 @@ func (c *Client) awaitReady(ctx context.Context, p PaneInfo, shell bool) bool {
 			}
 			return c.waitDrawn(ctx, p, readyDrawWait)
 		}
-		switch probePrompt(p.PanePID, p.PaneTTY, kind, name).AtPrompt {
+		if w == nil || w.name != name {
+			w = newPromptWatch(p, kind, name)
+		}
+		switch w.probe().AtPrompt {
 		case Yes:
 			return true
 		case Unknown:

@@ -127,19 +127,16 @@ func checkRunnable(p PaneInfo, caller Caller, limit time.Duration) (promptState,
 			WithFix("unsupported_shell", "pane", p.PaneID)
 	}
 	began := time.Now()
-	young := false
-	if age, ok := tmux.Age(p.PanePID); ok && age < startupWindow {
-		young = true
-	}
+	w := newPromptWatch(p, kind, name)
 	for {
-		ps := probePrompt(p.PanePID, p.PaneTTY, kind, name)
+		ps := w.probe()
 		if ps.AtPrompt != No {
 			return ps, nil
 		}
 		// A young shell busy on its own (not with a job) is reading its
 		// startup files: wait for its first prompt as long as the run may.
 		wait := promptSettle
-		if young && !ps.Job && ps.What == name && limit > wait {
+		if w.young && !ps.Job && ps.What == name && limit > wait {
 			wait = limit
 		}
 		if time.Since(began) > wait {

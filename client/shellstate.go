@@ -96,6 +96,59 @@ func probePrompt(pid int, tty string, kind shellKind, name string) promptState {
 	return promptState{AtPrompt: Yes}
 }
 
+// unknownSettle is how long a young shell must sleep without waking
+// before an Unknown prompt state is taken as its answer.
+const unknownSettle = 50 * time.Millisecond
+
+// promptWatch reads a pane shell's prompt state repeatedly, for a loop
+// that waits until the shell is at its prompt. A shell that has just
+// started reads as Unknown for moments (asleep, its terminal canonical,
+// before it forks its first startup command or starts its line editor),
+// which is also how a shell whose editor is off reads at its prompt. So,
+// for a shell younger than startupWindow, an Unknown answer stands only
+// once the shell has slept that way for unknownSettle without waking (its
+// voluntary context switches in /proc/<pid>/status unchanged); until then
+// it reads as No. An older shell's Unknown stands at once.
+type promptWatch struct {
+	pid       int
+	tty, name string
+	kind      shellKind
+	young     bool
+	since     time.Time // when the current Unknown run began
+	switches  int
+	inUnknown bool
+}
+
+// newPromptWatch watches the shell of p.
+func newPromptWatch(p PaneInfo, kind shellKind, name string) *promptWatch {
+	w := &promptWatch{pid: p.PanePID, tty: p.PaneTTY, kind: kind, name: name}
+	if age, ok := tmux.Age(p.PanePID); ok && age < startupWindow {
+		w.young = true
+	}
+	return w
+}
+
+// probe returns the shell's prompt state, with an Unknown not yet steady
+// reported as No (What: the shell's name, as for a shell busy itself).
+func (w *promptWatch) probe() promptState {
+	ps := probePrompt(w.pid, w.tty, w.kind, w.name)
+	if ps.AtPrompt != Unknown || !w.young {
+		w.inUnknown = false
+		return ps
+	}
+	st := tmux.ReadStatus(w.pid)
+	if !st.OK {
+		return ps
+	}
+	if !w.inUnknown || st.Switches != w.switches {
+		w.inUnknown, w.switches, w.since = true, st.Switches, time.Now()
+	}
+	if time.Since(w.since) >= unknownSettle {
+		return ps
+	}
+	return promptState{AtPrompt: No, What: w.name}
+}
+
 // hasLineEditor reports whether an interactive shell of this name reads
 // its command lines with a line editor of its own by default.
 func hasLineEditor(name string) bool {

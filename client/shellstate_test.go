@@ -3,13 +3,18 @@
 package client
 
 import (
+	"crypto/rand"
+	"encoding/hex"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/tmx-sh/tmx/internal/tmux"
 )
 
 // Just after new-session, the pane's process is tmux's child that has not
@@ -45,5 +50,62 @@ func TestProbePromptBeforeExec(t *testing.T) {
 	ps := probePrompt(pid, "/dev/null", shellPOSIX, "bash")
 	if ps.AtPrompt != No || ps.What != "tmux-child" {
 		t.Errorf("probePrompt of tmux's child before exec = %+v, want AtPrompt No, What tmux-child", ps)
+	}
+}
+
+// A shell whose line editor is off reads as Unknown at its prompt, and so
+// does a shell that has only just started, for moments, before it starts
+// its editor. For a young shell, promptWatch takes Unknown only once the
+// shell has slept that way for unknownSettle; an older shell's Unknown
+// stands at once.
+func TestPromptWatchSteadyUnknown(t *testing.T) {
+	tmuxBin, err := exec.LookPath("tmux")
+	if err != nil {
+		t.Skip("no tmux")
+	}
+	if testing.Short() {
+		t.Skip("starts tmux")
+	}
+	var b [6]byte
+	rand.Read(b[:])
+	sock := "tmx-test-" + hex.EncodeToString(b[:])
+	t.Cleanup(func() { exec.Command(tmuxBin, "-L", sock, "kill-server").Run() })
+	out, err := exec.Command(tmuxBin, "-L", sock, "-f", "/dev/null", "new-session", "-d", "-P", "-F", "#{pane_pid} #{pane_tty}",
+		"env", "PS1=P$ ", "bash", "--norc", "--noprofile", "--noediting", "-i").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := strings.Fields(string(out))
+	pid, _ := strconv.Atoi(f[0])
+	p := PaneInfo{PaneFields: PaneFields{PanePID: pid, PaneTTY: f[1]}}
+	// Wait for its prompt: asleep on its canonical terminal.
+	for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(5 * time.Millisecond) {
+		if tmux.Comm(pid) == "bash" && probePrompt(pid, p.PaneTTY, shellPOSIX, "bash").AtPrompt == Unknown {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("bash --noediting did not reach its prompt")
+		}
+	}
+	w := newPromptWatch(p, shellPOSIX, "bash")
+	if !w.young {
+		t.Fatal("a shell started a moment ago is not young")
+	}
+	began := time.Now()
+	if ps := w.probe(); ps.AtPrompt != No || ps.What != "bash" {
+		t.Errorf("first probe of a young shell's Unknown = %+v, want No (not yet steady)", ps)
+	}
+	for w.probe().AtPrompt != Unknown {
+		if time.Since(began) > 5*time.Second {
+			t.Fatal("a steady Unknown was never taken")
+		}
+		time.Sleep(time.Millisecond)
+	}
+	if d := time.Since(began); d < unknownSettle {
+		t.Errorf("Unknown taken after %v, before unknownSettle (%v)", d, unknownSettle)
+	}
+	w.young = false
+	if ps := w.probe(); ps.AtPrompt != Unknown {
+		t.Errorf("an older shell's Unknown = %+v, want Unknown at once", ps)
 	}
 }
