@@ -5,6 +5,7 @@ package tmux
 import (
 	"bufio"
 	"context"
+	"io"
 	"os"
 	"syscall"
 	"time"
@@ -92,6 +93,13 @@ func (r *Runner) attachNative(ctx context.Context, lock *controlLock, sessionID,
 			c.shutdown()
 			<-gone
 		}
+		// The server closes its copies of the stream only after it has
+		// taken the client out of its list (server_client_lost): end of
+		// file here means list-clients no longer shows it, so a command
+		// run after this one returns does not see the client still
+		// attached. Bounded, as the server may be gone or slow.
+		ours.SetReadDeadline(time.Now().Add(time.Second))
+		io.Copy(io.Discard, ours)
 		ours.Close()
 	})
 	ready := make(chan struct{})
