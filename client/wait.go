@@ -611,12 +611,25 @@ func (c *Client) SignalChannel(ctx context.Context, channel string) error {
 
 // serverIdentity returns "pid start_time" of the running server.
 func (c *Client) serverIdentity(ctx context.Context) (string, error) {
-	recs, err := c.Query(ctx, []string{"pid", "start_time"}, "display-message", "-p", FormatArg)
+	srv, err := c.ServerRun(ctx)
 	if err != nil {
 		return "", err
 	}
-	if len(recs) != 1 {
-		return "", fmt.Errorf("unexpected server identity")
+	return fmt.Sprintf("%d %d", srv.PID, srv.StartTime), nil
+}
+
+// ServerRun returns the running server's socket path, pid and start time
+// (#{socket_path}, #{pid}, #{start_time}: the run of the server, which ids
+// belong to), the rest of [Server] left empty, from one tmux command
+// (display-message -p). Errors: those of [Client.Query], such as
+// ErrNoServer.
+func (c *Client) ServerRun(ctx context.Context) (Server, error) {
+	recs, err := c.Query(ctx, []string{"socket_path", "pid", "start_time"}, "display-message", "-p", FormatArg)
+	if err != nil {
+		return Server{}, err
 	}
-	return recs[0][0] + " " + recs[0][1], nil
+	if len(recs) != 1 {
+		return Server{}, fmt.Errorf("tmux display-message gave %d lines for the server, not one", len(recs))
+	}
+	return Server{SocketPath: recs[0][0], PID: atoi(recs[0][1]), StartTime: atoi64(recs[0][2])}, nil
 }

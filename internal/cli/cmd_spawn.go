@@ -16,7 +16,7 @@ import (
 func emitSpawn(x *call, verb string, sp *client.Spawned) error {
 	p := sp.Pane
 	sp.Note = noteOf(x.words(), sp.Note, sp.NoteFix)
-	doc := result.Spawn{SessionID: p.SessionID, WindowID: p.WindowID, PaneID: p.PaneID, PaneWidth: p.PaneWidth, PaneHeight: p.PaneHeight,
+	doc := result.Spawn{ServerRun: result.RunOf(sp.Snap), SessionID: p.SessionID, WindowID: p.WindowID, PaneID: p.PaneID, PaneWidth: p.PaneWidth, PaneHeight: p.PaneHeight,
 		Ready: sp.Ready, PaneExited: sp.PaneExited, ExitStatus: sp.ExitStatus, Note: sp.Note}
 	return x.emit(doc, func(w io.Writer) {
 		fmt.Fprintln(w, p.PaneID)

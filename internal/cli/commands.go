@@ -144,16 +144,17 @@ func (x *call) snapshot() (*client.Client, *client.Snapshot, error) {
 	}
 	snap, err := cl.Snapshot(x.ctx())
 	if err == nil {
-		err = checkExpectServer(x, snap)
+		err = checkExpectServer(x, snap.Server)
 	}
 	return cl, snap, err
 }
 
-// checkExpectServer refuses a snapshot of a server other than the one
-// --expect-server names: after a restart, tmux numbers sessions, windows
-// and panes from $0, @0 and %0 again, so a kept id names another object.
-// Error: stale_target.
-func checkExpectServer(x *call, snap *client.Snapshot) error {
+// checkExpectServer refuses a server (its socket path, pid and start
+// time) other than the one --expect-server names: after a restart, tmux
+// numbers sessions, windows and panes from $0, @0 and %0 again, so a kept
+// id names another object. Errors: stale_target; usage for a value that
+// is not PID or PID:START_TIME.
+func checkExpectServer(x *call, srv client.Server) error {
 	want := globalString(x.Context, "expect-server")
 	if want == "" {
 		return nil
@@ -163,13 +164,13 @@ func checkExpectServer(x *call, snap *client.Snapshot) error {
 	start, err2 := strconv.ParseInt(startText, 10, 64)
 	if err1 != nil || pid <= 0 || hasStart && (err2 != nil || start <= 0) {
 		return tmxerr.Errorf(tmxerr.Usage, "--expect-server %q is not a process id (PID, or PID:START_TIME)", want).
-			WithHint("pass the server_pid of an earlier result, e.g. --expect-server %d", snap.Server.PID)
+			WithHint("pass the server_pid of an earlier result, e.g. --expect-server %d", srv.PID)
 	}
-	if snap.Server.PID == pid && (!hasStart || snap.Server.StartTime == start) {
+	if srv.PID == pid && (!hasStart || srv.StartTime == start) {
 		return nil
 	}
-	return tmxerr.Errorf(tmxerr.StaleTarget, "the tmux server on %s is not the one expected (it is pid %d started at %d; expected %s): it restarted, and ids from before name other objects now", snap.Server.SocketPath, snap.Server.PID, snap.Server.StartTime, want).
-		WithHint("list again (tmx ls) and use the new ids, then pass --expect-server %d:%d", snap.Server.PID, snap.Server.StartTime)
+	return tmxerr.Errorf(tmxerr.StaleTarget, "the tmux server on %s is not the one expected (it is pid %d started at %d; expected %s): it restarted, and ids from before name other objects now", srv.SocketPath, srv.PID, srv.StartTime, want).
+		WithFix("stale_target", "run", fmt.Sprintf("%d:%d", srv.PID, srv.StartTime))
 }
 
 func (x *call) ctx() context.Context { return x.Context.Context }
@@ -197,8 +198,16 @@ func (x *call) paneTarget() (*client.Client, string, error) {
 	if err != nil {
 		return nil, "", client.SelectorError(err)
 	}
-	if sel.Form == selector.FormPaneID && globalString(x.Context, "expect-server") == "" {
+	if sel.Form == selector.FormPaneID {
 		cl, err := x.client()
+		if err == nil && globalString(x.Context, "expect-server") != "" {
+			// One display-message, not a snapshot: the operation verifies
+			// the pane itself.
+			var srv client.Server
+			if srv, err = cl.ServerRun(x.ctx()); err == nil {
+				err = checkExpectServer(x, srv)
+			}
+		}
 		return cl, sel.String(), err
 	}
 	cl, _, r, err := x.target(x.args[0])

@@ -12,9 +12,9 @@ var (
 	sessionKeys = "session_attached session_created session_id session_name session_windows"
 	windowKeys  = "window_active window_id window_index window_layout window_name window_panes window_zoomed_flag window_width window_height"
 	paneKeys    = "alternate_on cursor_x cursor_y history_limit history_size is_caller pane_active pane_current_command pane_current_path pane_dead pane_dead_status pane_id pane_in_mode pane_index pane_mode pane_pid pane_synchronized pane_tty pane_width pane_height pane_left pane_top pane_title"
-	serverKeys  = "schema_version socket_path server_pid"
+	serverKeys  = "schema_version socket_path server_pid start_time"
 	// spawnKeys are an acknowledgement's: the new pane's ids and size.
-	spawnKeys = "schema_version session_id window_id pane_id pane_width pane_height ready"
+	spawnKeys = "schema_version server_pid start_time session_id window_id pane_id pane_width pane_height ready"
 )
 
 func keySet(m map[string]any) string {

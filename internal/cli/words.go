@@ -49,6 +49,7 @@ var cliWords = tmxerr.Words{
 	"plain_pattern":         say("regexes are RE2 (Go's regexp syntax); look for plain text without --regex"),
 	"resume_or_interrupt":   say("wait for it again with: tmx run --resume TOKEN, or interrupt it: tmx send PANE C-c"),
 	"look_or_interrupt":     sayf("look at it (tmx capture %[1]s) before retrying, or interrupt it (tmx send %[1]s C-c)", "pane"),
+	"stale_target":          sayf("list again (tmx ls) and use the new ids, then pass --expect-server %s", "run"),
 	"capture_dead":          sayf("read its output with tmx capture %s; kill it when done", "pane"),
 }
 

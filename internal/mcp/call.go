@@ -218,7 +218,7 @@ func (s *Server) runTool(ctx context.Context, tool *catalog.Tool, obj map[string
 	if s.cfg.TeardownGuard != "" && tool.Toolset == catalog.Teardown && !slices.Contains(s.cfg.Surface.Added, tool.Name) {
 		env = []string{s.cfg.TeardownGuard}
 	}
-	out := s.runCLI(cctx, argv, stdin, env)
+	out := s.runCLI(cctx, s.expectServer(cctx, tool, a), argv, stdin, env)
 	if stopProgress != nil {
 		stopProgress()
 	}
@@ -234,6 +234,7 @@ func (s *Server) runTool(ctx context.Context, tool *catalog.Tool, obj map[string
 	case ctx.Err() != nil:
 		return outcome{cancelled: true}
 	case complete:
+		s.run.learn(doc)
 		return outcome{doc: doc}
 	case out.killed:
 		return failed(tmxerr.CLITimedOut, fmt.Sprintf("tmx %s did not finish within %v and was killed", argv[0], deadline), "try again; if it hangs again, check the server with get_server_info")
@@ -509,8 +510,8 @@ type cliOutput struct {
 // change it.
 var killGrace = time.Second
 
-// runCLI runs tmx with argv after the frozen global flags, with extra
-// added to its environment: never through a shell, payload on stdin (so it
+// runCLI runs tmx with argv after the frozen global flags and global,
+// with extra added to its environment: never through a shell, payload on stdin (so it
 // is not in ps), in its own process group so that cancellation ends it and
 // anything it started: SIGTERM to the group, then SIGKILL after killGrace.
 //
@@ -526,7 +527,7 @@ var killGrace = time.Second
 // The child is tied to tmx-mcp's life (package childproc): if tmx-mcp dies,
 // even by SIGKILL, it gets SIGTERM, ends its waits and detaches its tmux
 // clients, which are tied to it in turn.
-func (s *Server) runCLI(ctx context.Context, argv []string, stdin string, extra []string) cliOutput {
+func (s *Server) runCLI(ctx context.Context, global, argv []string, stdin string, extra []string) cliOutput {
 	var out cliOutput
 	stdoutF, err := newCapture("tmx-stdout")
 	if err != nil {
@@ -540,7 +541,7 @@ func (s *Server) runCLI(ctx context.Context, argv []string, stdin string, extra 
 		return out
 	}
 	defer stderrF.Close()
-	args := append(append([]string{}, s.cfg.GlobalArgs...), argv...)
+	args := append(append(append([]string{}, s.cfg.GlobalArgs...), global...), argv...)
 	cmd := exec.CommandContext(ctx, s.cfg.CLI, args...)
 	cmd.Env = s.cfg.Env
 	if len(extra) > 0 {

@@ -53,6 +53,14 @@
 // fails with cli_timed_out, unless the child had printed its whole
 // document, which is then its result.
 //
+// A call that names a tmux object by its id (%N, @N, $N) carries the run
+// of the server the client's ids came from (--expect-server
+// SERVER_PID:START_TIME, learned from the newest result that lists or
+// creates objects, or, before any, by asking tmx info first): after a
+// restart tmux numbers objects from %0, @0 and $0 again, and the child
+// refuses an id of another run with stale_target before it acts, until
+// the client lists again (see serverRun).
+//
 // notifications/cancelled ends the call's child the same way and sends no
 // reply. Stdin end of file, SIGINT, SIGTERM and SIGHUP (a closed terminal)
 // cancel every call, reap and audit the children, and end [Main] within

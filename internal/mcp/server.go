@@ -78,6 +78,7 @@ type Server struct {
 	sem       chan struct{}
 	queued    atomic.Int64
 	audit     *auditLog
+	run       serverRun // the server run the client's ids come from
 
 	// modernTail and cacheTail are the members a 2026-07-28 result adds:
 	// resultType and _meta serverInfo, and for a cacheable result also

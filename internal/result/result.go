@@ -4,10 +4,11 @@
 //
 // Every document is printed with "schema_version" as its first key (see
 // [Marshal]); keys are snake_case and named after tmux's format variables
-// where one exists. The server's socket_path and server_pid ([ServerRef])
-// are in the documents that describe objects (the list and info
-// documents), not in acknowledgements and reads, which name only the pane
-// they acted on.
+// where one exists. The server's socket_path, server_pid and start_time
+// ([ServerRef]) are in the documents that describe objects (the list and
+// info documents), and its server_pid and start_time in those that create
+// them ([ServerRun]), not in acknowledgements and reads, which name only
+// the pane they acted on.
 package result
 
 import (
@@ -53,12 +54,28 @@ func Marshal(doc any) ([]byte, error) {
 // ServerRef names the server a document reports on (B22).
 type ServerRef struct {
 	SocketPath string `json:"socket_path"`
-	ServerPID  int    `json:"server_pid"`
+	ServerRun
+}
+
+// ServerRun names one run of a tmux server: its process id and its start
+// time (tmux's #{pid} and #{start_time}, Unix seconds). After a restart
+// tmux numbers sessions, windows and panes from $0, @0 and %0 again, so an
+// id means something only with the run it came from; pass
+// --expect-server SERVER_PID:START_TIME with a kept id to have tmx refuse
+// it (stale_target) on another run.
+type ServerRun struct {
+	ServerPID int   `json:"server_pid"`
+	StartTime int64 `json:"start_time"`
 }
 
 // RefOf returns the ServerRef of a snapshot.
 func RefOf(s *client.Snapshot) ServerRef {
-	return ServerRef{SocketPath: s.Server.SocketPath, ServerPID: s.Server.PID}
+	return ServerRef{SocketPath: s.Server.SocketPath, ServerRun: RunOf(s)}
+}
+
+// RunOf returns the ServerRun of a snapshot.
+func RunOf(s *client.Snapshot) ServerRun {
+	return ServerRun{ServerPID: s.Server.PID, StartTime: s.Server.StartTime}
 }
 
 // Tree is tmx ls: sessions, their windows, their panes.
@@ -181,8 +198,11 @@ type Input struct {
 }
 
 // Spawn is tmx new, new-window, split and respawn (create_session,
-// create_window, split_window, respawn_pane): the new pane's ids and size.
+// create_window, split_window, respawn_pane): the new pane's ids, the
+// server run they belong to, and the pane's size.
 type Spawn struct {
+	// ServerRun is the run of the server the ids belong to.
+	ServerRun
 	SessionID  string `json:"session_id"`
 	WindowID   string `json:"window_id"`
 	PaneID     string `json:"pane_id"`
