@@ -172,18 +172,30 @@ func (m frameMarkers) extract(lines []string) (out []string, status int, started
 // command may turn the terminal's onlcr off (stty -onlcr, stty raw), and a
 // bare newline would then leave the marker indented, no longer a whole
 // line of its own.
-func buildFrame(kind shellKind, shell, tmux, socket string, m frameMarkers, buf, command string) (typed, script string) {
+//
+// With exact files (an exact run; nil otherwise), the command's stdout and
+// stderr go to them instead of the terminal; the markers still go to the
+// terminal, and stdin stays the terminal.
+func buildFrame(kind shellKind, shell, tmux, socket string, m frameMarkers, buf, command string, exact *exactFiles) (typed, script string) {
 	if kind == shellFish {
 		q := fishQuote
 		typed = " eval (command " + q(tmux) + " -S " + q(socket) + " show-buffer -b " + buf + " \\; delete-buffer -b " + buf + " | string collect)"
 		// The nested fish reads the user's config.fish, which may turn
 		// fish_trace on: it shadows it before it prints the start marker,
 		// so no trace line falls between the markers.
-		nested := `trap "exit 130" INT; trap "exit 143" TERM; "$0" -c "set -l fish_trace; builtin printf '\r%s%s\r\n' ` + m.half1 + " " + m.half2 + `-s; set -l __tmx_c \$__tmx_cmd; set -e -g __tmx_cmd; eval \$__tmx_c"`
+		run := `set -l __tmx_c \$__tmx_cmd; set -e -g __tmx_cmd; eval \$__tmx_c`
+		vars := "__tmx_cmd=" + q(" "+command)
+		if exact != nil {
+			// The paths travel like the command, in variables the nested
+			// fish unsets before it evals the command.
+			run = `set -l __tmx_c \$__tmx_cmd; set -l __tmx_1 \$__tmx_out; set -l __tmx_2 \$__tmx_err; set -e -g __tmx_cmd __tmx_out __tmx_err; begin; eval \$__tmx_c; end >\$__tmx_1 2>\$__tmx_2`
+			vars += " __tmx_out=" + q(exact.stdout) + " __tmx_err=" + q(exact.stderr)
+		}
+		nested := `trap "exit 130" INT; trap "exit 143" TERM; "$0" -c "set -l fish_trace; builtin printf '\r%s%s\r\n' ` + m.half1 + " " + m.half2 + `-s; ` + run + `"`
 		script = "begin\n" +
 			"set -l fish_trace\n" +
 			"set -l __tmx_t " + q(tmux) + "; set -l __tmx_s " + q(socket) + "\n" +
-			"__tmx_cmd=" + q(" "+command) + " command sh -c " + q(nested) + " (status fish-path)\n" +
+			vars + " command sh -c " + q(nested) + " (status fish-path)\n" +
 			"builtin printf '\\r\\n%s%s:%s\\r\\n' " + m.half1 + " " + m.half2 + "-e $status\n" +
 			"command $__tmx_t -S $__tmx_s wait-for -S " + m.channel + "\n" +
 			"end\n"
@@ -220,10 +232,19 @@ func buildFrame(kind shellKind, shell, tmux, socket string, m frameMarkers, buf,
 		b + "trap 's=$?;" + b + "printf \"\\r\\n%s%s:%s\\r\\n\" " + m.half1 + " " + m.half2 + "-e \"$s\";\"$__tmx_t\" -S \"$__tmx_s\" wait-for -S " + m.channel + "' 0\n" +
 		b + "trap '" + b + "exit 130' INT;" + b + "trap '" + b + "exit 143' TERM;" + b + "trap '" + b + "exit 129' HUP\n" +
 		b + "printf '\\r%s%s\\r\\n' " + m.half1 + " " + m.half2 + "-s\n" +
-		"(" + b + "eval " + q(" "+command) + "))\n")
+		"(" + b + "eval " + q(" "+command) + ")" + exactRedirect(exact) + ")\n")
 	script = top.String() + sub.String() +
 		"case $__tmx_o in *e*) " + b + "set -e;; esac\n" + b + "unset __tmx_o\n"
 	return typed, script
+}
+
+// exactRedirect is the POSIX redirection of an exact run's command to its
+// files ("" for a run that is not exact).
+func exactRedirect(exact *exactFiles) string {
+	if exact == nil {
+		return ""
+	}
+	return " >" + shQuote(exact.stdout) + " 2>" + shQuote(exact.stderr)
 }
 
 func shQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }

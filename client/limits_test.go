@@ -1,6 +1,7 @@
 package client
 
 import (
+	"bytes"
 	"math"
 	"strings"
 	"testing"
@@ -113,4 +114,52 @@ func TestTimeoutClamps(t *testing.T) {
 			t.Errorf("Timeout(%v) = %v, want %v", c.in, got, c.want)
 		}
 	}
+}
+
+func TestTailBytes(t *testing.T) {
+	for _, c := range []struct {
+		in            string
+		maxLines, max int
+		want          string
+		droppedLines  int
+	}{
+		{"a\nb\nc\n", 2, 0, "b\nc\n", 1},
+		{"a\nb\nc", 2, 0, "b\nc", 1},
+		{"a\nb\nc\n", 0, 0, "a\nb\nc\n", 0},
+		{"a\nb\nc\n", 5, 0, "a\nb\nc\n", 0},
+		{"aaaa\nbb\n", 0, 4, "bb\n", 1},
+		{"aaaaaaaa", 0, 3, "aaa", 1},
+		{"xé\n", 0, 2, "\n", 1},      // é is two bytes: the cut moves to the next character
+		{"x\xffy", 0, 2, "\xffy", 1}, // invalid UTF-8 is kept as it is
+		{"", 3, 3, "", 0},
+		{"\n\n\n", 1, 0, "\n", 2},
+	} {
+		kept, lines := tailBytes([]byte(c.in), c.maxLines, c.max)
+		if string(kept) != c.want || lines != c.droppedLines {
+			t.Errorf("tailBytes(%q, %d, %d) = %q, %d; want %q, %d", c.in, c.maxLines, c.max, kept, lines, c.want, c.droppedLines)
+		}
+	}
+}
+
+// What tailBytes keeps is the end of its input, within both budgets when
+// one line does not exceed the byte budget, and the lines it reports left
+// out are those of the part it left out.
+func FuzzTailBytes(f *testing.F) {
+	f.Add([]byte("a\nb\nc\n"), 2, 3)
+	f.Add([]byte("xé\xff\n\n"), 0, 2)
+	f.Fuzz(func(t *testing.T, b []byte, maxLines, maxBytes int) {
+		kept, lines := tailBytes(b, maxLines, maxBytes)
+		if !bytes.HasSuffix(b, kept) {
+			t.Fatalf("kept %q is not the end of %q", kept, b)
+		}
+		if maxBytes > 0 && len(kept) > maxBytes {
+			t.Fatalf("kept %d bytes, budget %d", len(kept), maxBytes)
+		}
+		if maxLines > 0 && countLines(kept) > maxLines {
+			t.Fatalf("kept %d lines, budget %d", countLines(kept), maxLines)
+		}
+		if want := countLines(b[:len(b)-len(kept)]); lines != want {
+			t.Fatalf("dropped lines %d, want %d", lines, want)
+		}
+	})
 }

@@ -24,6 +24,10 @@ type RunOptions struct {
 	// Heartbeat is how often a long run checks that its pane and server
 	// still exist, and whether its frame ended. Zero means one second.
 	Heartbeat time.Duration
+	// Exact sends the command's stdout and stderr to files instead of the
+	// terminal, and returns their bytes exactly, apart (RunResult.Stdout,
+	// RunResult.Stderr); the command's stdin stays the pane's terminal.
+	Exact bool
 	// Key returns the key that signs resume tokens. Run asks for it only
 	// when it stops waiting while the command runs, and gives no token
 	// when it is nil or fails; Resume needs it.
@@ -70,6 +74,11 @@ type RunResult struct {
 	// waits for it again: tmx run --resume TOKEN (run_shell_command's
 	// resume) returns what a finished run returns.
 	Resume string `json:"resume,omitempty"`
+	// Stdout and Stderr are an exact run's streams (RunOptions.Exact), as
+	// the command wrote them; absent for a run that is not exact. Output
+	// then holds only what the command wrote to the terminal itself.
+	Stdout *StreamBytes `json:"stdout,omitempty"`
+	Stderr *StreamBytes `json:"stderr,omitempty"`
 	// Note says what to do next when the result is not a plain completion.
 	Note string `json:"note,omitempty"`
 	// NoteFix is the next step the note names, for a front end to word
@@ -257,7 +266,14 @@ func (c *Client) Run(ctx context.Context, snap *Snapshot, p PaneInfo, command st
 		startAbs: p.HistorySize + p.CursorY,
 	}
 	lineBuf := "tmx-line-" + nonce
-	typed, script := buildFrame(kind, shellName, c.tmux, snap.Server.SocketPath, f.m, f.cmdBuf, command)
+	if o.Exact {
+		ef, err := c.createExact(nonce)
+		if err != nil {
+			return nil, err
+		}
+		f.exact = &ef
+	}
+	typed, script := buildFrame(kind, shellName, c.tmux, snap.Server.SocketPath, f.m, f.cmdBuf, command, f.exact)
 	resetLineEditor(p.PanePID, p.PaneTTY, ps.Editing, resetWait)
 
 	deadline, cancel := context.WithTimeout(ctx, o.Timeout)
@@ -270,6 +286,9 @@ func (c *Client) Run(ctx context.Context, snap *Snapshot, p PaneInfo, command st
 		cancel()
 		<-waiter
 		c.deleteBuffers(f.cmdBuf, lineBuf)
+		if f.exact != nil {
+			f.exact.remove()
+		}
 		return nil, err
 	}
 	f.typedAt = time.Now()
@@ -311,6 +330,8 @@ type frame struct {
 	// notStarted is true when the frame is known never to start: its
 	// buffer was deleted before the frame read it.
 	notStarted bool
+	// exact holds an exact run's files; nil for a run that is not exact.
+	exact *exactFiles
 }
 
 // started reports whether the frame is known to have started.
@@ -514,6 +535,13 @@ func (f *frame) finish(ctx context.Context, lines []string, found bool, o RunOpt
 	if !res.TimedOut || !res.Started {
 		res.Resume = ""
 	}
+	if f.exact != nil {
+		res.Stdout, res.Stderr = f.exact.read(o.MaxLines, o.MaxBytes)
+		if res.Resume == "" {
+			// Nothing will ask for them again.
+			f.exact.remove()
+		}
+	}
 }
 
 // shellLives reports, once a run's end line was seen, whether the pane's
@@ -566,6 +594,9 @@ func (c *Client) Resume(ctx context.Context, snap *Snapshot, token string, o Run
 	id := t.paneID()
 	res := &RunResult{PaneID: id, EffectiveTimeoutSeconds: o.Timeout.Seconds(), RunID: hex.EncodeToString(t.Nonce[:])}
 	f := &frame{c: c, res: res, m: t.markers(), startAbs: t.StartAbs, heartbeat: o.Heartbeat}
+	if ef, err := c.exactFilesFor(res.RunID); err == nil && ef.exists() {
+		f.exact = &ef
+	}
 	p := snap.Pane(id, "")
 	if p != nil {
 		f.pane = *p

@@ -386,7 +386,7 @@ var tools = []Tool{
 	},
 	{
 		Name: "run_shell_command", Title: "Run shell command", Toolset: Execute, Command: "run",
-		Summary: "Runs command in a subshell of a pane's shell (bash, zsh, dash, sh, ksh, fish), waits, and returns exit_status and the output's last lines; capture_pane with run (run_id) reads the rest. A non-zero exit_status is a normal result. timed_out: it may still run; call again with resume alone. A pane in copy mode, dead, or not at a prompt is refused.",
+		Summary: "Runs command in a subshell of a pane's shell (bash, zsh, dash, sh, ksh, fish), waits, returns exit_status and the output's last lines; capture_pane with run (run_id) reads the rest. Non-zero exit_status is a normal result. timed_out: it may still run; call again with resume alone. A pane in copy mode, dead or busy is refused.",
 		Params: []Param{
 			target(false, "The pane (default: session \"main\", created if missing)."),
 			{Name: "command", Type: "string", Payload: true, Sink: SinkPaneShell, Stdin: "command", Description: "Shell text; several lines are fine. Required unless resume."},
@@ -394,6 +394,7 @@ var tools = []Tool{
 			pTimeout,
 			{Name: "max_lines", Type: "integer", Minimum: num(1), Sink: SinkBound, Flag: "lines", Description: "Default 20."},
 			{Name: "max_bytes", Type: "integer", Minimum: num(1), Sink: SinkBound, Flag: "max-bytes", Description: "Default 4000."},
+			{Name: "exact", Type: "boolean", Sink: SinkBound, Flag: "exact", Description: "Byte-exact stdout, stderr apart (no terminal)."},
 		},
 		Output: result.Run{},
 		Reach:  ReachPaneCommand, Effects: []Effect{Change}, OutputClasses: []OutputClass{TerminalContent},
@@ -503,8 +504,8 @@ func teardown(t Tool) Tool {
 // new run would; without it, command is required.
 func checkRun(a Args) error {
 	if a.Has("resume") {
-		if a.Has("command") || a.Has("target") {
-			return tmxerr.New(tmxerr.InvalidArgument, "resume takes no command or target", "give resume alone (with timeout_seconds, max_lines, max_bytes if you like)")
+		if a.Has("command") || a.Has("target") || a.Has("exact") {
+			return tmxerr.New(tmxerr.InvalidArgument, "resume takes no command, target or exact", "give resume alone (with timeout_seconds, max_lines, max_bytes if you like); an exact run's resumed result is exact")
 		}
 		return nil
 	}

@@ -20,7 +20,7 @@ func runCmd(env *Env) *cli.Command {
 	return &cli.Command{
 		Name:      "run",
 		Usage:     "run a shell command in a pane; return its output and exit status",
-		UsageText: "run [--timeout SECONDS] [--suppress-history] [--lines N] [--max-bytes N] [--stdin] [TARGET] -- COMMAND...\n   tmx run [--timeout SECONDS] [--lines N] [--max-bytes N] --resume TOKEN",
+		UsageText: "run [--timeout SECONDS] [--exact] [--lines N] [--max-bytes N] [--stdin] [TARGET] -- COMMAND...\n   tmx run [--timeout SECONDS] [--lines N] [--max-bytes N] --resume TOKEN",
 		Description: "Runs COMMAND in a subshell of the pane's shell (bash, zsh, dash, sh, ksh or fish), waits for\n" +
 			"it, and prints only what it printed. tmx exits with the command's own status. Its cd, export\n" +
 			"and exit do not outlive the call, and the pane stays open.\n\n" +
@@ -45,8 +45,13 @@ func runCmd(env *Env) *cli.Command {
 			"The output is what the pane's terminal shows, not the command's bytes: stdout and stderr arrive\n" +
 			"merged, in the order the terminal drew them; trailing spaces are dropped; tabs become spaces on\n" +
 			"tmux older than 3.6; bytes that are not valid UTF-8 vanish (3.6 and later show each as U+FFFD);\n" +
-			"colours and other escape sequences are drawn, not returned. Redirect to a file in the command\n" +
-			"and read the file when the exact bytes matter.\n\n" +
+			"colours and other escape sequences are drawn, not returned. When the exact bytes matter, use\n" +
+			"--exact: the command's stdout and stderr go to files (in tmx's private directory) instead of\n" +
+			"the terminal, and come back as they were written, apart, within the same budget (JSON: stdout\n" +
+			"and stderr, each with text, bytes and dropped_bytes; text is base64 when encoding says so). The\n" +
+			"command then sees no terminal on stdout and stderr (programs stop colouring, paging and\n" +
+			"line-buffering), the pane does not show its output while it runs, and stdin stays the\n" +
+			"terminal.\n\n" +
 			"It prints the output's newest 20 lines (4000 bytes) unless --lines or --max-bytes ask for more,\n" +
 			"and its JSON says how many it dropped (dropped_lines, dropped_bytes) and where the whole output\n" +
 			"sits in the pane (first_line, last_line, run_id), so any of it can be read later without running\n" +
@@ -62,6 +67,7 @@ func runCmd(env *Env) *cli.Command {
 			stdinFlag("read COMMAND from stdin instead of the arguments"),
 			stdinArgsFlag("command"),
 			&cli.StringFlag{Name: "resume", Usage: "wait again for the run a timed-out result's `TOKEN` (resume) names, instead of running a command"},
+			&cli.BoolFlag{Name: "exact", Usage: "send the command's stdout and stderr to files instead of the terminal, and return their bytes exactly and apart (stdin stays the terminal)"},
 			runLinesFlag, runBytesFlag, jsonFlag(),
 		},
 		Action: payloadAction(env, func(x *call) error {
@@ -136,6 +142,7 @@ func runOptions(x *call, cl *client.Client) client.RunOptions {
 		MaxLines: x.lines(l),
 		MaxBytes: x.maxBytes(l),
 		Key:      x.cursorKey,
+		Exact:    x.Bool("exact"),
 	}
 	if !x.IsSet("lines") {
 		o.MaxLines = min(client.RunTailLines, l.MaxLines)
@@ -149,9 +156,9 @@ func runOptions(x *call, cl *client.Client) client.RunOptions {
 // resumeRun is tmx run --resume TOKEN: it waits again for a run that
 // timed out while its command still ran.
 func resumeRun(x *call) error {
-	if len(x.args) > 0 || len(x.payload) > 0 || x.Bool("stdin") || x.stdin != nil || x.Bool("suppress-history") {
-		return tmxerr.New(tmxerr.Usage, "--resume takes no TARGET, COMMAND, --stdin, --stdin-args or --suppress-history",
-			"the token names the pane and the run: tmx run --resume TOKEN")
+	if len(x.args) > 0 || len(x.payload) > 0 || x.Bool("stdin") || x.stdin != nil || x.Bool("suppress-history") || x.Bool("exact") {
+		return tmxerr.New(tmxerr.Usage, "--resume takes no TARGET, COMMAND, --stdin, --stdin-args, --suppress-history or --exact",
+			"the token names the pane and the run (an exact run's result stays exact): tmx run --resume TOKEN")
 	}
 	cl, snap, err := x.snapshot()
 	if err != nil {
@@ -174,6 +181,19 @@ func emitRun(x *call, snap *client.Snapshot, res *client.RunResult) error {
 	if err := x.emit(result.Run{RunResult: *res}, func(w io.Writer) {
 		if res.Output != "" {
 			fmt.Fprintln(w, res.Output)
+		}
+		if res.Stdout != nil {
+			// An exact run's bytes, as the command wrote them.
+			w.Write(res.Stdout.Raw)
+			x.env.Err.Write(res.Stderr.Raw)
+			for _, s := range []struct {
+				name string
+				b    *client.StreamBytes
+			}{{"stdout", res.Stdout}, {"stderr", res.Stderr}} {
+				if s.b.DroppedBytes > 0 {
+					fmt.Fprintf(x.env.Err, "tmx: the first %d bytes (%d lines) of the command's %s not shown (--lines, --max-bytes)\n", s.b.DroppedBytes, s.b.DroppedLines, s.name)
+				}
+			}
 		}
 		if res.Note != "" {
 			fmt.Fprintf(x.env.Err, "tmx: %s\n", res.Note)

@@ -77,7 +77,7 @@ func New(t testing.TB) *Server {
 func (s *Server) KillServer() {
 	path, _ := s.TryTmux("display-message", "-p", "#{socket_path}")
 	if path == "" { // the server is gone already: where its socket was
-		path = client.Socket{Name: s.Name}.PathIn(s.getenv)
+		path = client.Socket{Name: s.Name}.PathIn(s.Getenv)
 	}
 	cmd := exec.Command("tmux", "-L", s.Name, "kill-server")
 	cmd.Env = s.Env
@@ -94,7 +94,9 @@ func (s *Server) KillServer() {
 	}
 }
 
-func (s *Server) getenv(key string) string {
+// Getenv returns the value of key in the environment the server's tmx
+// calls run with ("" when unset).
+func (s *Server) Getenv(key string) string {
 	for _, kv := range s.Env {
 		if k, v, ok := strings.Cut(kv, "="); ok && k == key {
 			return v
@@ -141,7 +143,7 @@ func (s *Server) tryNative(args []string) (out string, err error, ok bool) {
 		return "", nil, false
 	}
 	resp, err := tmux.Do(context.Background(), tmux.Request{
-		Socket: client.Socket{Name: s.Name}.PathIn(s.getenv), Argv: args, Env: s.Env, UTF8: true,
+		Socket: client.Socket{Name: s.Name}.PathIn(s.Getenv), Argv: args, Env: s.Env, UTF8: true,
 	})
 	switch {
 	case errors.Is(err, tmux.ErrUseExec), errors.Is(err, tmux.ErrNoServer):
@@ -198,7 +200,7 @@ func (s *Server) Listening() bool {
 // server's socket path): every client, attached or not, exec'd or tmx's
 // native one. -1 when it cannot tell.
 func (s *Server) Clients() int {
-	path := client.Socket{Name: s.Name}.PathIn(s.getenv)
+	path := client.Socket{Name: s.Name}.PathIn(s.Getenv)
 	b, err := os.ReadFile("/proc/net/unix")
 	if err != nil {
 		return -1

@@ -1,0 +1,165 @@
+package client
+
+import (
+	"encoding/base64"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/tmx-sh/tmx/internal/statedir"
+	"github.com/tmx-sh/tmx/tmxerr"
+)
+
+// StreamBytes is one of an exact run's output streams (stdout or
+// stderr), as the command wrote it: no terminal in between, so tabs,
+// trailing spaces, carriage returns, escape sequences and invalid UTF-8
+// are kept.
+type StreamBytes struct {
+	// Text is the stream's newest bytes within the run's budget (max_lines
+	// lines and max_bytes bytes), cut at a line start where it is cut:
+	// the bytes themselves when they are valid UTF-8, else their standard
+	// base64 encoding (RFC 4648), and Encoding says "base64".
+	Text     string `json:"text"`
+	Encoding string `json:"encoding,omitempty"`
+	// Bytes is the whole stream's size in bytes; DroppedBytes and
+	// DroppedLines what the budget left out, from its start.
+	Bytes        int64 `json:"bytes"`
+	DroppedBytes int64 `json:"dropped_bytes"`
+	DroppedLines int   `json:"dropped_lines"`
+	// Raw is Text's bytes, for a front end that writes them out as they
+	// are (tmx run --exact on a terminal).
+	Raw []byte `json:"-"`
+}
+
+// exactFiles are the two files an exact run's command writes its stdout
+// and stderr to: run-NONCE.stdout and run-NONCE.stderr in tmx's private
+// directory (package statedir: mode 0700, this user's), made by tmx
+// before the frame is typed (mode 0600) and removed once the run's result
+// holds them. A run tmx stopped waiting for keeps them, for its resume.
+type exactFiles struct{ stdout, stderr string }
+
+// exactMaxAge is how old an exact run's files may grow before the next
+// exact run removes them: a run whose resume never came.
+const exactMaxAge = 24 * time.Hour
+
+// exactFilesFor returns the paths of the run nonce's files.
+func (c *Client) exactFilesFor(nonce string) (exactFiles, error) {
+	dir, err := statedir.Dir(c.getenv)
+	if err != nil {
+		return exactFiles{}, err
+	}
+	base := filepath.Join(dir, "run-"+nonce)
+	return exactFiles{stdout: base + ".stdout", stderr: base + ".stderr"}, nil
+}
+
+// createExact makes the run nonce's two files, empty, and removes those
+// of runs older than exactMaxAge. Errors: config_error (tmx's private
+// directory cannot be used, or the files cannot be made).
+func (c *Client) createExact(nonce string) (exactFiles, error) {
+	ef, err := c.exactFilesFor(nonce)
+	if err != nil {
+		return ef, err
+	}
+	pruneExact(filepath.Dir(ef.stdout))
+	for _, p := range []string{ef.stdout, ef.stderr} {
+		f, err := os.OpenFile(p, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+		if err != nil {
+			ef.remove()
+			return ef, tmxerr.Wrap(tmxerr.ConfigError, err, "cannot make the file an exact run writes to: %v", err)
+		}
+		f.Close()
+	}
+	return ef, nil
+}
+
+// pruneExact removes exact runs' files older than exactMaxAge from dir.
+func pruneExact(dir string) {
+	names, _ := filepath.Glob(filepath.Join(dir, "run-*.std*"))
+	for _, n := range names {
+		if st, err := os.Lstat(n); err == nil && time.Since(st.ModTime()) > exactMaxAge {
+			os.Remove(n)
+		}
+	}
+}
+
+// exists reports whether the run's files are there (a resumed run was an
+// exact one).
+func (ef exactFiles) exists() bool {
+	_, err := os.Lstat(ef.stdout)
+	return err == nil
+}
+
+func (ef exactFiles) remove() {
+	os.Remove(ef.stdout)
+	os.Remove(ef.stderr)
+}
+
+// read returns both streams within the budget.
+func (ef exactFiles) read(maxLines, maxBytes int) (stdout, stderr *StreamBytes) {
+	return readStream(ef.stdout, maxLines, maxBytes), readStream(ef.stderr, maxLines, maxBytes)
+}
+
+// readStream reads the file at path as a [StreamBytes]: its newest bytes
+// within maxLines lines and maxBytes bytes (zero or less: no bound). A
+// file that cannot be read reads as empty.
+func readStream(path string, maxLines, maxBytes int) *StreamBytes {
+	b, _ := os.ReadFile(path)
+	kept, lines := tailBytes(b, maxLines, maxBytes)
+	s := &StreamBytes{Bytes: int64(len(b)), DroppedBytes: int64(len(b) - len(kept)), DroppedLines: lines, Raw: kept}
+	if utf8.Valid(kept) {
+		s.Text = string(kept)
+	} else {
+		s.Text, s.Encoding = base64.StdEncoding.EncodeToString(kept), "base64"
+	}
+	return s
+}
+
+// tailBytes returns the end of b that holds at most maxLines lines (a
+// line ends with '\n'; a last line without one counts) and maxBytes
+// bytes, and how many whole or partial lines were left out before it. Cut
+// by lines it starts at a line start; cut by bytes mid-line, at the first
+// line start within the budget, or, for one line longer than the budget,
+// at a UTF-8 character start.
+func tailBytes(b []byte, maxLines, maxBytes int) ([]byte, int) {
+	start := 0
+	if maxLines > 0 {
+		// Walk back over maxLines line ends, not counting b's own last
+		// newline.
+		n, i := 0, len(b)
+		if i > 0 && b[i-1] == '\n' {
+			i--
+		}
+		for i > 0 {
+			i--
+			if b[i] == '\n' {
+				if n++; n == maxLines {
+					start = i + 1
+					break
+				}
+			}
+		}
+	}
+	if maxBytes > 0 && len(b)-start > maxBytes {
+		cut := len(b) - maxBytes
+		if j := strings.IndexByte(string(b[cut:]), '\n'); j >= 0 && cut+j+1 < len(b) {
+			start = cut + j + 1
+		} else {
+			start = cut
+			for start < len(b) && !utf8.RuneStart(b[start]) {
+				start++
+			}
+		}
+	}
+	return b[start:], countLines(b[:start])
+}
+
+// countLines counts the lines of b, a last one without '\n' included.
+func countLines(b []byte) int {
+	n := strings.Count(string(b), "\n")
+	if len(b) > 0 && b[len(b)-1] != '\n' {
+		n++
+	}
+	return n
+}
