@@ -99,7 +99,7 @@ func callerFrom(tmuxVar, paneVar string, srv Server, paneExists func(string) boo
 }
 
 // sameSocket compares two socket paths as files when both exist, else as
-// cleaned paths (a socket file can be deleted while its server runs, B22).
+// cleaned paths (a socket file can be deleted while its server runs).
 func sameSocket(a, b string) bool {
 	if a == "" || b == "" {
 		return false

@@ -31,7 +31,7 @@ type CaptureOptions struct {
 	// logical lines with wrapped rows joined (capture-pane -J).
 	Rows bool
 	// KeepTrailing keeps trailing spaces, which are otherwise removed from
-	// every line (B10).
+	// every line (docs/design/tmux-behaviours.md, "Trailing spaces").
 	KeepTrailing bool
 	// From and To are the first and last line numbers to read (see Line
 	// numbers above); 0 leaves that end open. With Run they count the
@@ -62,7 +62,7 @@ type CaptureResult struct {
 
 // captureFields are read in the same invocation as the text: they verify
 // the pane (display-message falls back to another pane when its target is
-// gone, B19) and say where the text sits.
+// gone) and say where the text sits.
 var captureFields = []string{"pane_id", "history_size", "pane_height", "alternate_on"}
 
 // paneText is one reading of a pane's lines, each with its absolute rows.
@@ -148,7 +148,7 @@ func (c *Client) readText(ctx context.Context, paneID string, from int, to *int,
 }
 
 // Capture returns text of pane paneID (see [CaptureOptions]): logical
-// lines (wrapped rows joined, B09) with trailing spaces and the blank
+// lines (wrapped rows joined) with trailing spaces and the blank
 // padding rows below the last written row removed, cut to the line and
 // byte budgets. The pane's identity and the text come from one tmux
 // invocation, so a pane id needs no snapshot first; a range needs one

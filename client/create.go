@@ -58,7 +58,7 @@ type Spawned struct {
 	Pane PaneInfo
 	// Ready is true when the pane's program had drawn something before tmx
 	// returned, and for a shell, when it was at its first prompt: input
-	// sent earlier can be echoed twice or lost (B03).
+	// sent earlier can be echoed twice or lost.
 	Ready bool
 	// PaneExited is true when the program ended before tmx returned;
 	// ExitStatus is its status (tmux keeps the pane, dead, with
@@ -81,7 +81,7 @@ var (
 )
 
 // CheckSessionName refuses names tmux would silently rewrite or that a
-// selector cannot name: empty, ':' or '.' (tmux stores "_" instead, B19),
+// selector cannot name: empty, ':' or '.' (tmux stores "_" instead),
 // control characters, invalid UTF-8, and a name that as a target means
 // something else ($1 is a session id, %1 a pane, =x the session x, "."
 // the caller's pane): a later kill of that "name" would reach another
@@ -118,7 +118,7 @@ func CheckWindowName(name string) error {
 }
 
 // MaxName bounds a name (session, window, pane title) and an environment
-// value, in bytes: the MCP string limit (SPEC section 9). A much longer one
+// value, in bytes: tmx-mcp's limit on a string argument. A much longer one
 // would fail inside tmux ("command too long") or in exec.
 const MaxName = 4096
 
@@ -268,7 +268,8 @@ func (c *Client) NewSession(ctx context.Context, o SpawnOptions) (*Spawned, erro
 	// The commands after new-session act on the new session's window and
 	// pane: new-session makes them the command list's current target
 	// (tmux 3.2a..3.7c), and no pane exits before the list has run, so
-	// remain-on-exit is on before the program can end (B18).
+	// remain-on-exit is on before the program can end, and its exit
+	// status outlives it.
 	if len(o.Command) > 0 {
 		args = append(args, ";", "set-option", "-p", "remain-on-exit", "on")
 	}
@@ -394,10 +395,11 @@ func checkSize(s string) error {
 }
 
 // placeholder is what a new window or split runs for a moment when tmx
-// starts it with a command: a program that prints nothing and waits,
-// until tmx has set remain-on-exit on the new pane and respawned it with
-// the command (B18). new-window and split-window leave no way to name the
-// new pane later in their command list.
+// starts it with a command: a program that prints nothing and waits, until
+// tmx has set remain-on-exit on the new pane and respawned it with the
+// command, so that a quick exit keeps its status. new-window and
+// split-window leave no way to name the new pane later in their command
+// list.
 var placeholder = []string{"sleep", "2147483647"}
 
 // spawn runs a new-session/new-window/split-window that prints the new

@@ -40,11 +40,12 @@ type InputResult struct {
 	// exactly the text sent.
 	LineReset bool `json:"line_reset,omitempty"`
 	// Submitted says, when Enter followed the input as a separate step,
-	// whether the program took it (B01): "yes" when the pane visibly
-	// changed after it, "no" when there is evidence it did not (a shell
-	// still at its prompt with the text on its line, or the text never
-	// showed on a shell's line, so no Enter was sent), and "unknown"
-	// otherwise. tmx never sends a second Enter. Absent without Enter.
+	// whether the program took it (docs/design/input.md, "The submit key is
+	// its own step"): "yes" when the pane visibly changed after it, "no"
+	// when there is evidence it did not (a shell still at its prompt with
+	// the text on its line, or the text never showed on a shell's line, so
+	// no Enter was sent), and "unknown" otherwise. tmx never sends a second
+	// Enter. Absent without Enter.
 	Submitted Tri      `json:"submitted,omitempty"`
 	Warnings  []string `json:"warnings,omitempty"`
 	// Wait is what the pane printed after the input, up to the text the
@@ -134,11 +135,11 @@ func (s *Snapshot) Cohort(p PaneInfo) []PaneInfo {
 	return out
 }
 
-// CheckCallerScope refuses input aimed at a window or session that holds
-// the caller's own pane, unless confirmSelf (SPEC section 6): its active
-// pane may be a sibling now, but focus can move to the caller's pane before
-// the input lands. Name the pane (%N) to reach a sibling. Error:
-// caller_pane.
+// CheckCallerScope refuses input aimed at a window or session that holds the
+// caller's own pane, unless confirmSelf (the self-kill guard of
+// docs/trust-model.md): its active pane may be a sibling now, but focus can
+// move to the caller's pane before the input lands. Name the pane (%N) to
+// reach a sibling. Error: caller_pane.
 func CheckCallerScope(r Resolved, caller Caller, confirmSelf bool) error {
 	if confirmSelf || r.Level == selector.LevelPane || caller.PaneID == "" {
 		return nil
@@ -153,8 +154,8 @@ func CheckCallerScope(r Resolved, caller Caller, confirmSelf bool) error {
 }
 
 // checkCohort refuses the whole send when any member of the cohort is
-// dead, in a mode (unless o.ExitMode), or the caller's pane (SPEC section
-// 6).
+// dead, in a mode (unless o.ExitMode), or the caller's pane: with
+// synchronize-panes on, what is sent to one member reaches them all.
 func checkCohort(cohort []PaneInfo, caller Caller, o InputOptions) error {
 	for _, q := range cohort {
 		if err := checkInputTarget(q, caller, o); err != nil {
@@ -209,7 +210,7 @@ func inputResult(p PaneInfo, reached []PaneInfo) *InputResult {
 
 // SendKeys sends tmux key names to p (send-keys without -l). Every key is
 // checked with [CheckKey] first, and "--" ends tmux's options so a key
-// cannot become a flag (B06).
+// cannot become a flag.
 func (c *Client) SendKeys(ctx context.Context, snap *Snapshot, p PaneInfo, keys []string, o InputOptions) (*InputResult, error) {
 	if len(keys) == 0 {
 		return nil, tmxerr.New(tmxerr.Usage, "no keys given", "name at least one key, e.g. tmx send %0 C-c")
@@ -245,7 +246,7 @@ func (c *Client) SendKeys(ctx context.Context, snap *Snapshot, p PaneInfo, keys 
 
 // CheckTypedText refuses text that would do more than type characters:
 // newlines (they press Enter; paste multi-line text instead), other control
-// characters, tab included (ESC and DEL edit the line, tab completes, B07),
+// characters, tab included (ESC and DEL edit the line, tab completes),
 // invalid UTF-8, and text over MaxTypedText.
 func CheckTypedText(text string) error {
 	switch {
@@ -361,15 +362,16 @@ type PasteOptions struct {
 var pasteBracketWait = 2 * time.Second
 
 // Paste loads text into a private buffer (tmx-paste-NONCE) from stdin, so
-// tmux never parses it (B06), pastes it into p only (paste-buffer is not
-// affected by synchronize-panes) and deletes the buffer (-d). Bracketed
-// paste (-p) is the default, so a shell or TUI that enabled bracketed-paste
-// mode inserts multi-line text without running it (B02); tmux adds the
-// markers only when the program enabled that mode, and the result says
-// whether it had ([InputResult].Bracketed). Text holding a newline waits,
-// at most pasteBracketWait, for a program known not to have enabled it,
-// and is then refused (unbracketed_paste) unless NoBracket accepts that
-// each newline is Enter.
+// tmux never parses it (docs/design/tmux-behaviours.md, "Arguments tmux
+// parses"), pastes it into p only (paste-buffer is not affected by
+// synchronize-panes) and deletes the buffer (-d). Bracketed paste (-p) is
+// the default, so a shell or TUI that enabled bracketed-paste mode inserts
+// multi-line text without running it (a plain paste turns each newline into
+// Enter); tmux adds the markers only when the program enabled that mode, and
+// the result says whether it had ([InputResult].Bracketed). Text holding a
+// newline waits, at most pasteBracketWait, for a program known not to have
+// enabled it, and is then refused (unbracketed_paste) unless NoBracket
+// accepts that each newline is Enter.
 func (c *Client) Paste(ctx context.Context, snap *Snapshot, p PaneInfo, text string, o PasteOptions) (*InputResult, error) {
 	if text == "" {
 		return nil, tmxerr.New(tmxerr.InvalidArgument, "no text to paste", "give the text on stdin")
@@ -493,9 +495,10 @@ func (c *Client) awaitBracket(ctx context.Context, p PaneInfo, st Tri) (Tri, err
 	return st, nil
 }
 
-// Submission checks (B01): a short settle time after the text, then one
-// Enter, then a bounded look for a visible change. A second Enter could
-// submit twice to a program that reacts late, so none is ever sent.
+// Submission checks (docs/design/input.md, "The submit key is its own
+// step"): a short settle time after the text, then one Enter, then a bounded
+// look for a visible change. A second Enter could submit twice to a program
+// that reacts late, so none is ever sent.
 var (
 	submitSettle = 60 * time.Millisecond
 	submitWatch  = 600 * time.Millisecond

@@ -29,8 +29,9 @@ type KillResult struct {
 // Kill closes the object r names: the pane, the window or the session.
 // Errors: confirmation_required without confirm (the message lists what
 // would close), caller_pane when r contains the caller's own pane and
-// confirmSelf is false (SPEC section 8), caller_unproven when TMUX claims
-// this server but does not prove the caller's pane.
+// confirmSelf is false (the self-kill guard of docs/trust-model.md),
+// caller_unproven when TMUX claims this server but does not prove the
+// caller's pane.
 func (c *Client) Kill(ctx context.Context, snap *Snapshot, r Resolved, confirm, confirmSelf bool) (*KillResult, error) {
 	res := &KillResult{SessionID: r.Pane.SessionID, SessionName: r.Pane.SessionName, PaneIDs: ids(r.Members)}
 	var args []string

@@ -9,7 +9,8 @@ import (
 	"unicode/utf8"
 )
 
-// Limits are the output budgets and the wait ceiling (SPEC section 7).
+// Limits are the output budgets and the wait ceiling of one process,
+// from TMX_MAX_LINES, TMX_MAX_BYTES and TMX_WAIT_MAX_SECONDS.
 type Limits struct {
 	// MaxLines and MaxBytes bound every text result; the newest lines are
 	// kept. Defaults 500 and 128,000.
@@ -123,7 +124,7 @@ const ClipMark = "…"
 // bytes (each line but the last counting its newline). When the line that
 // does not fit still leaves room under both budgets, its tail fills the
 // room, starting with [ClipMark], so one huge line (minified code, base64)
-// still shows its end (B30). Bytes of a partly kept line count in
+// still shows its end. Bytes of a partly kept line count in
 // DroppedBytes, not DroppedLines; cuts fall on UTF-8 boundaries.
 func Budget(lines []string, maxLines, maxBytes int) Budgeted {
 	var b Budgeted

@@ -42,7 +42,8 @@ type Look struct {
 
 // Line is one logical line of a [Look].
 type Line struct {
-	// Text has trailing spaces removed (B10).
+	// Text has trailing spaces removed: whether tmux keeps the spaces of
+	// erased cells depends on its version and flags.
 	Text string
 	// First and Last are the absolute rows the line spans.
 	First, Last int
@@ -127,7 +128,7 @@ func (c *Client) look(ctx context.Context, paneID string, from int) (*Look, erro
 	recs, err := tmux.ParseRecords(head, tok, len(lookFields))
 	if err != nil || len(recs) != 1 || recs[0][0] != paneID {
 		// display-message falls back to another pane when the target is
-		// gone (B19).
+		// gone.
 		return nil, tmxerr.Errorf(tmxerr.TargetNotFound, "pane %s no longer exists", paneID).
 			WithFix("list_panes")
 	}
@@ -167,9 +168,9 @@ func mapRows(joined, rows []string, first int) []Line {
 			acc += rows[i]
 			i++
 			// The last row of a line may carry padding the joined line
-			// lacks, or the other way round: -J keeps the spaces of
-			// erased cells (B10), and from tmux 3.7 -N keeps a row's
-			// cleared cells as spaces. Only trailing spaces may differ.
+			// lacks, or the other way round: -J keeps the spaces of erased
+			// cells in tmux 3.2a, and from tmux 3.7 -N keeps a row's cleared
+			// cells as spaces. Only trailing spaces may differ.
 			if strings.TrimRight(acc, " ") == strings.TrimRight(j, " ") {
 				matched = true
 				break

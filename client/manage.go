@@ -289,13 +289,13 @@ func onOff(on bool) string {
 }
 
 // SetMouse turns the mouse on or off for r's session. With it on, a scroll
-// wheel puts a pane in copy mode, where tmx refuses input (B04).
+// wheel puts a pane in copy mode, where tmx refuses input.
 func (c *Client) SetMouse(ctx context.Context, r Resolved, on bool) (*Snapshot, *Changed, error) {
 	return c.setOption(ctx, r, "mouse", onOff(on), "")
 }
 
 // SetHistoryLimit sets r's session's history-limit: the scrollback of panes
-// created after it (B25); existing panes keep theirs.
+// created after it; existing panes keep theirs.
 func (c *Client) SetHistoryLimit(ctx context.Context, r Resolved, lines int) (*Snapshot, *Changed, error) {
 	if lines < 0 || lines > 10000000 {
 		return nil, nil, tmxerr.New(tmxerr.InvalidArgument, "history-limit must be between 0 and 10000000 lines", "")

@@ -176,7 +176,7 @@ func busyShell(p PaneInfo, name string, ps promptState) error {
 		WithFix("busy_program")
 }
 
-// checkInputTarget applies the input rules of SPEC section 6 to one pane:
+// checkInputTarget applies tmx's input rules to one pane:
 // no dead pane, no pane in a mode (unless o.ExitMode: the caller cancels
 // it first), not the caller's pane (unless o.ConfirmSelf), and nothing
 // when the caller relationship is unprovable.
@@ -212,8 +212,7 @@ func CheckCommand(command string) error {
 	return nil
 }
 
-// Run types a framed command into a shell pane and waits for it
-// (SPEC section 5).
+// Run types a framed command into a shell pane and waits for it.
 //
 // What is typed is one short, fixed line: eval of a private tmux buffer,
 // read and deleted in one tmux call. The buffer holds the frame script and
@@ -222,18 +221,18 @@ func CheckCommand(command string) error {
 // short line of plumbing instead of the command. The line itself is
 // delivered by pasting another private buffer: paste-buffer reaches only
 // its target pane, even with synchronize-panes on, and tmux never parses
-// the text (B06).
+// the text (docs/design/tmux-behaviours.md, "Arguments tmux parses").
 //
 // Before typing, the shell's line editor is reset ([resetLineEditor]):
 // text left on the prompt line is discarded, and a vi-mode editor left in
 // command mode is back in insert mode, so the line arrives as typed.
 //
-// Completion comes from the frame's EXIT trap signalling a private
-// wait-for channel. A wait-for client also returns when its server dies
-// (B17), so completion is proven by the end marker in the pane, not by the
+// Completion comes from the frame's EXIT trap signalling a private wait-for
+// channel. A wait-for client also returns, with success, when its server
+// dies, so completion is proven by the end marker in the pane, not by the
 // wake-up. The markers are built at run time from two halves and matched by
-// whole-line equality in a joined capture (capture-pane -J). The screen is
-// a grid: tabs come back as spaces.
+// whole-line equality in a joined capture (capture-pane -J). The screen is a
+// grid: tabs come back as spaces.
 //
 // Run returns a result (never an error) once something was typed; errors
 // are for refusals and failures before that.
@@ -343,7 +342,7 @@ func (f *frame) started() bool { return f.cmdBuf == "" || f.startSeen || f.bufGo
 // whether it holds the end marker, and the waiter when it is still
 // pending: the caller cancels the deadline, which kills its wait-for
 // client, and reaps it. A wake-up without the end marker (a server
-// shutting down wakes every wait-for client, B17) is checked, and the wait
+// shutting down wakes every wait-for client) is checked, and the wait
 // resumes if the pane and server are still there.
 func (f *frame) await(ctx, deadline context.Context, waiter <-chan waiterResult) (lines []string, found bool, pending <-chan waiterResult) {
 	c, p, res, m := f.c, f.pane, f.res, f.m
@@ -802,7 +801,7 @@ func (c *Client) paneStatus(ctx context.Context, p PaneInfo) (serverGone, paneEx
 		}
 	case len(recs) != 1 || recs[0][0] != paneID:
 		// display-message falls back to another pane when the target is
-		// gone (B19), so a different pane id means ours is gone.
+		// gone, so a different pane id means ours is gone.
 	default:
 		// A respawned pane runs another process: the one watched is gone.
 		return false, recs[0][1] == "1" || p.PanePID > 0 && atoi(recs[0][2]) != p.PanePID, atoi(recs[0][3])
@@ -872,8 +871,9 @@ func (c *Client) deleteBuffers(names ...string) {
 }
 
 // splitCapture splits capture-pane output into lines with trailing spaces
-// removed (a joined capture keeps the cells a program erased with spaces,
-// B10) and the blank padding rows below the last written row dropped (B09).
+// removed (a joined capture can keep the cells a program erased with
+// spaces) and the blank padding rows below the last written row dropped
+// (blank lines inside the output stay).
 func splitCapture(s string) []string {
 	s = strings.TrimSuffix(s, "\n")
 	lines := strings.Split(s, "\n")

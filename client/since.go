@@ -57,8 +57,8 @@ const (
 // maxCurrent bounds the Current lines of a read.
 const maxCurrent = 5
 
-// Since returns the lines pane p finished since the cursor in o (SPEC
-// section 7). The position and the text come from one tmux invocation (see
+// Since returns the lines pane p finished since the cursor in o. The
+// position and the text come from one tmux invocation (see
 // [Look]), and only finished lines (above the terminal cursor) are returned
 // or anchored to. Errors: cursor_invalid, cursor_expired,
 // cursor_other_server, cursor_other_pane, target_not_found.

@@ -15,7 +15,7 @@ import (
 	"github.com/tmx-sh/tmx/tmxerr"
 )
 
-// Wait outcomes (SPEC section 7).
+// Wait outcomes: the values of a wait result's outcome field.
 const (
 	OutcomeMatched        = "matched"
 	OutcomePresentAtEntry = "present_at_entry"
@@ -493,9 +493,9 @@ func CheckChannel(name string) error {
 }
 
 // WaitChannel blocks on a tmux wait-for channel (wait-for in tmux(1)) until
-// it is signalled or timeout passes. tmux also wakes a waiter when its
-// server exits (B17), so a wake-up is checked against the server's identity
-// taken before the wait: a server that is gone or was replaced is
+// it is signalled or timeout passes. tmux also wakes a waiter, with success,
+// when its server exits, so a wake-up is checked against the server's
+// identity taken before the wait: a server that is gone or was replaced is
 // server_gone, not a signal. A signal sent while nobody waited is kept by
 // tmux and ends the next wait at once. Errors: invalid_argument, no_server.
 //

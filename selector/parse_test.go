@@ -136,7 +136,7 @@ func TestResolveErrors(t *testing.T) {
 		code tmxerr.Code
 		msg  string
 	}{
-		// B19: never a prefix match.
+		// Never a prefix match: bill is not billing.
 		{"bill", tmxerr.TargetNotFound, `no session "bill" on this server; 2 sessions exist: billing ($0) keepme ($1)`},
 		{"%9", tmxerr.TargetNotFound, "no pane %9 on this server; 5 panes exist: %0 %1 %2 %3 %4"},
 		{"@9", tmxerr.TargetNotFound, "4 windows exist: @0 @1 @2 @3"},

@@ -30,9 +30,10 @@ func (a Args) String(name string) string { return a.get(name).String() }
 // Bool returns a boolean argument (false when absent).
 func (a Args) Bool(name string) bool { return a.get(name).Bool() }
 
-// maxFlagNumber bounds what Number returns. Every numeric argument without
-// a schema maximum is a bound the CLI clamps to a ceiling (SPEC section 7),
-// and its integer flags cannot parse a value past int64.
+// maxFlagNumber bounds what Number returns. Every numeric argument without a
+// schema maximum is a bound the CLI clamps to a ceiling (the wait ceiling,
+// the ranges of the output budgets), and its integer flags cannot parse a
+// value past int64.
 const maxFlagNumber = 1 << 53
 
 // Number returns a numeric argument as written, for a CLI flag; a value

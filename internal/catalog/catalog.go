@@ -450,8 +450,8 @@ func (t *Tool) Annotations() Annotations {
 	return Annotations{Title: t.Title, ReadOnlyHint: false, DestructiveHint: true, IdempotentHint: false, OpenWorldHint: true}
 }
 
-// String and payload size limits, in bytes, and the array limit (SPEC
-// section 9).
+// String and payload size limits, in bytes, and the array limit of tool
+// arguments: tmx-mcp refuses a larger argument before anything runs.
 const (
 	MaxString  = 4096
 	MaxPayload = 64 << 10

@@ -9,7 +9,8 @@ import (
 )
 
 // Surface is the effective, frozen tool surface of one tmx-mcp process:
-// the tools it lists and the only tools it lets be called (ADR CM-3).
+// the tools it lists and the only tools it lets be called. It is decided
+// once, at startup, and never changes while the process runs.
 type Surface struct {
 	// Toolsets are the selected toolsets, after defaults.
 	Toolsets []Toolset `json:"toolsets"`

@@ -17,8 +17,8 @@ func lines(d map[string]any) []string {
 	return out
 }
 
-// B09: wrapped rows come back as one logical line; blank lines inside the
-// output stay; the blank padding rows below the last written row go.
+// Wrapped rows come back as one logical line; blank lines inside the output
+// stay; the blank padding rows below the last written row go.
 func TestCaptureJoinsWrappedLines(t *testing.T) {
 	t.Parallel()
 	srv := tmuxtest.New(t)
@@ -35,8 +35,8 @@ func TestCaptureJoinsWrappedLines(t *testing.T) {
 	}
 }
 
-// B10: a line erased with spaces and redrawn comes back without the
-// phantom trailing spaces; --keep-trailing keeps them.
+// A line erased with spaces and redrawn comes back without the phantom
+// trailing spaces; --keep-trailing keeps them.
 func TestCaptureTrailingSpaces(t *testing.T) {
 	t.Parallel()
 	srv := tmuxtest.New(t)
@@ -53,7 +53,7 @@ func TestCaptureTrailingSpaces(t *testing.T) {
 }
 
 // Both budgets hold: a line budget keeps the newest lines, and a byte
-// budget cuts one huge line to its tail (B30).
+// budget cuts one huge line to its tail.
 func TestCaptureBudgets(t *testing.T) {
 	t.Parallel()
 	srv := tmuxtest.New(t)
@@ -100,8 +100,8 @@ func typeLine(srv *tmuxtest.Server, pane, line, marker string) {
 	}, 10*time.Second)
 }
 
-// B20: a session target means its active pane, and the result names the
-// pane it used, so a caller sees when the focus moved.
+// A session target means its active pane, and the result names the pane it
+// used, so a caller sees when the focus moved.
 func TestSessionTargetNamesActivePane(t *testing.T) {
 	t.Parallel()
 	srv := tmuxtest.New(t)

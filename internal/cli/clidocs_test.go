@@ -49,8 +49,8 @@ func TestCLIDocs(t *testing.T) {
 	}
 }
 
-// docCategories is the order of the command groups in docs/cli.md (the
-// order of the SPEC's command table); other categories follow, sorted.
+// docCategories is the order of the command groups in docs/cli.md: the
+// toolsets, then the other commands; other categories follow, sorted.
 var docCategories = []string{catInspect, catManage, catExecute, catTeardown, catOther}
 
 // cliMarkdown renders the reference of every visible command, grouped by

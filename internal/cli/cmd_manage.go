@@ -573,7 +573,7 @@ func signalCmd(env *Env) *cli.Command {
 			}
 			// A window or session holding the caller's pane is refused
 			// whichever pane is active, as for input: the signal would
-			// reach a pane the caller did not name (SPEC section 8).
+			// reach a pane the caller did not name.
 			if err := client.CheckCallerScope(r, snap.Caller, x.Bool("confirm-self")); err != nil {
 				return err
 			}

@@ -70,7 +70,7 @@ func wantCheck(t *testing.T, checks map[string]map[string]any, name, status stri
 }
 
 // socketStatus is the status of a sound socket check: a warning when the
-// tests run with TMUX_TMPDIR set (B22), else ok.
+// tests run with TMUX_TMPDIR set, else ok.
 func socketStatus() string {
 	if os.Getenv("TMUX_TMPDIR") != "" {
 		return "warn"
@@ -109,9 +109,9 @@ func TestDoctorCleanServer(t *testing.T) {
 	}
 }
 
-// The "done when": doctor reports a command alias configured on the
-// server, and hooks and #() jobs that run around tmx's calls. Warnings are
-// not failures: the exit status stays 0.
+// Doctor reports a command alias configured on the server, and hooks and #()
+// jobs that run around tmx's calls. Warnings are not failures: the exit
+// status stays 0.
 func TestDoctorReportsServerConfiguration(t *testing.T) {
 	t.Parallel()
 	srv := tmuxtest.New(t)
@@ -188,7 +188,7 @@ func TestDoctorFailingChecks(t *testing.T) {
 	}
 }
 
-// B22: a server whose socket file was deleted still runs; doctor finds it
+// A server whose socket file was deleted still runs; doctor finds it
 // by its process and says how to get the socket back.
 func TestDoctorSocketMissingServerAlive(t *testing.T) {
 	t.Parallel()

@@ -19,8 +19,9 @@ func chunks(screen string) []string {
 	return out
 }
 
-// B01: the submit key is its own write, after the text, and the result
-// says whether the pane visibly took it.
+// The submit key is its own write, after the text (docs/design/input.md,
+// "The submit key is its own step"), and the result says whether the pane
+// visibly took it.
 func TestTypeEnterIsSeparate(t *testing.T) {
 	t.Parallel()
 	srv := tmuxtest.New(t)
@@ -36,8 +37,9 @@ func TestTypeEnterIsSeparate(t *testing.T) {
 	}
 }
 
-// B02: paste goes through a private buffer with bracketed-paste markers,
-// Enter follows separately, and no buffer is left behind.
+// Paste goes through a private buffer with bracketed-paste markers
+// (docs/design/input.md, "Bracketed paste"), Enter follows separately, and
+// no buffer is left behind.
 func TestPasteBracketedThenEnter(t *testing.T) {
 	t.Parallel()
 	srv := tmuxtest.New(t)
@@ -96,8 +98,8 @@ func TestPasteRefusesControlCharacters(t *testing.T) {
 	mustJSON(t, srv, 0, "send", pane, "C-u")
 }
 
-// B02 in a real shell: bash 5.1+ keeps a bracketed multi-line paste
-// pending until Enter.
+// Bracketed paste in a real shell: bash 5.1+ keeps a bracketed multi-line
+// paste pending until Enter.
 func TestPasteIntoBashRunsNothingUntilEnter(t *testing.T) {
 	t.Parallel()
 	srv := tmuxtest.New(t)
@@ -114,7 +116,7 @@ func TestPasteIntoBashRunsNothingUntilEnter(t *testing.T) {
 	srv.WaitFor(pane, func(s string) bool { return strings.Contains(s, "ONE-2") && strings.Contains(s, "TWO-4") }, 5*time.Second)
 }
 
-// B04: input never enters, drives or leaves copy mode.
+// Input never enters, drives or leaves copy mode.
 func TestInputRefusesCopyMode(t *testing.T) {
 	t.Parallel()
 	srv := tmuxtest.New(t)
@@ -140,7 +142,7 @@ func TestInputRefusesCopyMode(t *testing.T) {
 	}
 }
 
-// B05: key names and literal text are separate operations.
+// Key names and literal text are separate operations.
 func TestKeysVersusText(t *testing.T) {
 	t.Parallel()
 	srv := tmuxtest.New(t)
@@ -189,7 +191,7 @@ func TestKeysVersusText(t *testing.T) {
 	}
 }
 
-// B06: tmux's own parser never sees typed text as options or separators,
+// tmux's own parser never sees typed text as options or separators,
 // and a leading "-t%0" does not retarget the send.
 func TestTypeTextTmuxWouldParse(t *testing.T) {
 	t.Parallel()
@@ -211,7 +213,7 @@ func TestTypeTextTmuxWouldParse(t *testing.T) {
 	}
 }
 
-// B07: typed text cannot carry Enter or line-editing control bytes.
+// Typed text cannot carry Enter or line-editing control bytes.
 func TestTypeRefusesControlCharacters(t *testing.T) {
 	t.Parallel()
 	srv := tmuxtest.New(t)
@@ -305,7 +307,7 @@ func TestInputCallerGuard(t *testing.T) {
 		t.Errorf("unproven caller: %s", code)
 	}
 
-	// B22: a pane id of another server is not the caller here.
+	// A pane id of another server is not the caller here.
 	srv.Env = append(base, "TMUX=/tmp/some-other-socket,1,0", "TMUX_PANE="+pane)
 	mustJSON(t, srv, 0, "send", pane, "C-u")
 	d = mustJSON(t, srv, 0, "info")

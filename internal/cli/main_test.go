@@ -40,7 +40,8 @@ func TestMain(m *testing.M) {
 
 // rawReader puts its terminal in raw mode, turns on bracketed paste mode
 // (ESC[?2004h) like a TUI, and prints every chunk read(2) returns as a
-// quoted line, so a test can see how input arrived (B01, B02).
+// quoted line, so a test can see how input arrived: in how many chunks,
+// and inside paste markers or not.
 func rawReader() {
 	old, err := term.MakeRaw(0)
 	if err != nil {

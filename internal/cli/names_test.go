@@ -11,8 +11,9 @@ import (
 	"github.com/tmx-sh/tmx/tmxerr"
 )
 
-// B19 and the issue's "done when": names match exactly, so kill bill does
-// not touch billing, and the error lists what exists.
+// Names match exactly (docs/design/tmux-behaviours.md, "Loose target
+// names"), so kill bill does not touch billing, and the error lists what
+// exists.
 func TestKillNeverMatchesAPrefix(t *testing.T) {
 	t.Parallel()
 	srv := tmuxtest.New(t)
@@ -31,8 +32,9 @@ func TestKillNeverMatchesAPrefix(t *testing.T) {
 	}
 }
 
-// B23 and the issue's "done when": caller text in a name never reaches tmux
-// as a format, so #(...) never runs and #{...} is stored as typed.
+// Caller text in a name never reaches tmux (docs/design/tmux-behaviours.md,
+// "Formats in caller text") as a format, so #(...) never runs and #{...} is
+// stored as typed.
 func TestNamesAreLiteral(t *testing.T) {
 	t.Parallel()
 	srv := tmuxtest.New(t)
@@ -93,8 +95,8 @@ func TestNewRefusesRewrittenNames(t *testing.T) {
 	}
 }
 
-// B13: titles, paths and commands may hold the delimiters a parser splits
-// on; listings still parse and keep the bytes.
+// Titles, paths and commands may hold the delimiters a parser splits on;
+// listings still parse and keep the bytes.
 func TestListingsSurviveHostileFields(t *testing.T) {
 	t.Parallel()
 	srv := tmuxtest.New(t)
@@ -122,7 +124,7 @@ func TestListingsSurviveHostileFields(t *testing.T) {
 	}
 }
 
-// B24: kill needs --confirm (and shows what would die), and refuses the
+// Kill needs --confirm (and shows what would die), and refuses the
 // caller's own pane, window and session without --confirm-self.
 func TestKillConfirmAndSelfGuard(t *testing.T) {
 	t.Parallel()
@@ -178,8 +180,9 @@ func TestKillSelfFromInsidePane(t *testing.T) {
 	}
 }
 
-// B22: the socket is chosen explicitly; $TMUX never chooses it; both a
-// name and a path is an error; every document names the socket and pid.
+// The socket is chosen explicitly (docs/design/tmux-behaviours.md, "Which
+// server a socket reaches"); $TMUX never chooses it; both a name and a path
+// is an error; every document names the socket and pid.
 func TestSocketSelection(t *testing.T) {
 	t.Parallel()
 	srv := tmuxtest.New(t)

@@ -228,10 +228,11 @@ func TestRunMangledLineNotStarted(t *testing.T) {
 	}
 }
 
-// B16: a shell running a script is busy; run types nothing into the
-// script's read. The script reads once the run was refused (a wait-for
-// channel), and then takes the first line the terminal holds: what tmx
-// typed, if anything, comes before the line typed by hand.
+// A shell running a script is busy (docs/design/input.md, "A shell running a
+// script"); run types nothing into the script's read. The script reads once
+// the run was refused (a wait-for channel), and then takes the first line
+// the terminal holds: what tmx typed, if anything, comes before the line
+// typed by hand.
 func TestRunRefusesScriptPane(t *testing.T) {
 	t.Parallel()
 	srv := tmuxtest.New(t)
@@ -317,7 +318,7 @@ func TestRunTwentyInARealShell(t *testing.T) {
 	}
 }
 
-// B15: shells tmx cannot frame are refused with unsupported_shell, and a
+// Shells tmx cannot frame are refused with unsupported_shell, and a
 // run without a target, for a user whose $SHELL is one, starts a shell
 // tmx supports.
 func TestRunUnsupportedShells(t *testing.T) {
@@ -359,9 +360,9 @@ func TestSpawnShell(t *testing.T) {
 	}
 }
 
-// B03: a new pane is returned once ready, so text typed at once is taken
-// once, even when the shell starts late and flushes its terminal's input
-// when it starts.
+// A new pane is returned once ready (docs/design/input.md, "A pane that is
+// not ready"), so text typed at once is taken once, even when the shell
+// starts late and flushes its terminal's input when it starts.
 func TestSpawnReadyBeforeInput(t *testing.T) {
 	t.Parallel()
 	srv := tmuxtest.New(t)
@@ -379,7 +380,7 @@ func TestSpawnReadyBeforeInput(t *testing.T) {
 	}
 }
 
-// B18: a program that ends at once reports its status, every time.
+// A program that ends at once reports its status, every time.
 func TestNewReportsEarlyExit(t *testing.T) {
 	t.Parallel()
 	srv := tmuxtest.New(t)
@@ -407,7 +408,7 @@ func TestNewReportsEarlyExit(t *testing.T) {
 	}
 }
 
-// N02: a small client attached to the server does not shrink a session
+// A small client attached to the server does not shrink a session
 // created with a size.
 func TestNewKeepsSizeWithSmallClient(t *testing.T) {
 	t.Parallel()
@@ -426,7 +427,7 @@ func TestNewKeepsSizeWithSmallClient(t *testing.T) {
 	}
 }
 
-// B04: --exit-mode cancels copy mode first, and says so.
+// --exit-mode cancels copy mode first, and says so.
 func TestInputExitMode(t *testing.T) {
 	t.Parallel()
 	srv := tmuxtest.New(t)
@@ -445,7 +446,7 @@ func TestInputExitMode(t *testing.T) {
 	}
 }
 
-// N13, the README's tour: just after C-c a paste of several lines into
+// From the README's tour: just after C-c a paste of several lines into
 // bash is not run line by line, and bracketed says what the shell got.
 func TestPasteAfterInterrupt(t *testing.T) {
 	t.Parallel()
@@ -491,7 +492,7 @@ func TestPasteUnbracketed(t *testing.T) {
 	}
 }
 
-// B21: a script guards its ids with --expect-server; after a restart a
+// A script guards its ids with --expect-server; after a restart a
 // kept id is refused, not aimed at the new server's object.
 func TestExpectServer(t *testing.T) {
 	t.Parallel()

@@ -13,9 +13,8 @@ import (
 	"github.com/tmx-sh/tmx/tmxerr"
 )
 
-// The issue's first "done when": no server beforehand, the default
-// session is created, and the document carries the command's status and
-// exactly its output.
+// With no server beforehand, the default session is created, and the
+// document carries the command's status and exactly its output.
 func TestRunStartsServerAndSession(t *testing.T) {
 	t.Parallel()
 	srv := tmuxtest.New(t)
@@ -145,9 +144,9 @@ func TestRunShells(t *testing.T) {
 	}
 }
 
-// B14: completion is not inferred from the screen. A command that sleeps
-// first returns only after it finished, and text that looks like a marker
-// in the output does not end it.
+// Completion is not inferred from the screen (docs/design/input.md, "Markers
+// in the echoed command"). A command that sleeps first returns only after it
+// finished, and text that looks like a marker in the output does not end it.
 func TestRunWaitsForCompletion(t *testing.T) {
 	t.Parallel()
 	srv := tmuxtest.New(t)
@@ -237,7 +236,7 @@ func TestRunRefusals(t *testing.T) {
 	srv := tmuxtest.New(t)
 	pane := srv.NewPane("s", "bash", 80, 20)
 
-	// B04: a pane in copy mode is refused before anything is typed.
+	// A pane in copy mode is refused before anything is typed.
 	srv.Tmux("copy-mode", "-t", pane)
 	before := srv.Capture(pane)
 	code, msg := mustFail(t, srv, 2, "run", pane, "--", "echo TYPED")
@@ -324,7 +323,7 @@ func TestRunRefusesCallerPane(t *testing.T) {
 	runIn(t, srv, sib, "true", 0)
 }
 
-// B30: output is cut to the budget, newest kept, with counts.
+// Output is cut to the budget, newest kept, with counts.
 func TestRunOutputBudget(t *testing.T) {
 	t.Parallel()
 	srv := tmuxtest.New(t)
@@ -374,7 +373,7 @@ func TestRunClearsHistory(t *testing.T) {
 	}
 }
 
-// B12: names and output keep their bytes whatever the caller's locale.
+// Names and output keep their bytes whatever the caller's locale.
 func TestRunUTF8WithoutLocale(t *testing.T) {
 	t.Parallel()
 	srv := tmuxtest.New(t)
@@ -443,7 +442,7 @@ func TestRunConcurrentPanes(t *testing.T) {
 	}
 }
 
-// B17: every run has its own wait-for channel, so the late signal of a run
+// Every run has its own wait-for channel, so the late signal of a run
 // that timed out cannot complete the next run early, and no wait-for
 // client outlives its run.
 func TestRunLateSignalDoesNotLeak(t *testing.T) {

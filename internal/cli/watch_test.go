@@ -47,7 +47,7 @@ func TestSinceReturnsExactlyNewLines(t *testing.T) {
 	}
 }
 
-// A pane that scrolled stays continuous; a cleared one does not (B25).
+// A pane that scrolled stays continuous; a cleared one does not.
 func TestSinceScrollAndClear(t *testing.T) {
 	t.Parallel()
 	srv := tmuxtest.New(t)
@@ -448,8 +448,9 @@ func TestWaitEndsWhenPaneOrServerGoes(t *testing.T) {
 	}
 }
 
-// B17: a channel wait returns on the signal, keeps one early signal, times
-// out with 124, and says server_gone when the server dies.
+// A channel wait (docs/design/tmux-behaviours.md, "wait-for channels")
+// returns on the signal, keeps one early signal, times out with 124, and
+// says server_gone when the server dies.
 func TestWaitForChannel(t *testing.T) {
 	t.Parallel()
 	srv := tmuxtest.New(t)

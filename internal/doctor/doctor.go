@@ -297,7 +297,8 @@ func (d *doctor) socketCheck() Check {
 		ch.Summary = fmt.Sprintf("%s (%s): %s", d.sock, path, state)
 	}
 
-	// The environment that moves or shadows the socket (B22).
+	// The environment that moves or shadows the socket: tmux puts -L
+	// sockets under $TMUX_TMPDIR, or under /tmp when it is not a directory.
 	if tmp := d.getenv("TMUX_TMPDIR"); tmp != "" && d.sock.Path == "" {
 		if st, err := os.Stat(tmp); err != nil || !st.IsDir() {
 			add(StatusWarn, fmt.Sprintf("TMUX_TMPDIR=%s is not a directory, so tmux puts -L sockets under /tmp instead", tmp))
@@ -340,7 +341,8 @@ func owner(st os.FileInfo) (uid int, mode os.FileMode) {
 	return -1, mode
 }
 
-// localeCheck reports the caller's locale (B12).
+// localeCheck reports the caller's locale: a tmux client without a UTF-8
+// locale writes "_" for every non-ASCII byte of format output.
 func localeCheck(getenv func(string) string) Check {
 	ch := Check{Name: CheckLocale}
 	var vals []string

@@ -29,8 +29,8 @@ import (
 	"github.com/tmx-sh/tmx/tmxerr"
 )
 
-// Output caps of the tmx child (SPEC section 9): past them the call fails
-// instead of parsing a cut document.
+// Output caps of the tmx child: past them the call fails instead of parsing
+// a cut document.
 const (
 	maxStdout = 1 << 20
 	maxStderr = 64 << 10
@@ -384,9 +384,9 @@ func takes(tool *catalog.Tool) string {
 }
 
 // checkArgs validates arguments against the tool's input schema, then the
-// byte limits of SPEC section 9 (JSON Schema's maxLength counts characters,
-// the limits count bytes), and refuses a NUL byte in any value bound for
-// the tmx argv, which exec cannot pass.
+// byte limits [catalog.MaxString] and [catalog.MaxPayload] (JSON Schema's
+// maxLength counts characters, the limits count bytes), and refuses a NUL
+// byte in any value bound for the tmx argv, which exec cannot pass.
 func (s *Server) checkArgs(tool *catalog.Tool, obj map[string]any) error {
 	rs, err := s.schema(tool)
 	if err != nil {

@@ -98,9 +98,9 @@ func errText(res *sdk.CallToolResult) string {
 	return res.Content[0].(*sdk.TextContent).Text
 }
 
-// The issue's "done when": through a real host-style client, the tools are
-// listed with their rows, and run_shell_command returns exit_status 3 and
-// output hi for "echo hi; exit 3".
+// Through a real host-style client, the tools are listed with their rows,
+// and run_shell_command returns exit_status 3 and output hi for "echo hi;
+// exit 3".
 func TestSDKEndToEnd(t *testing.T) {
 	t.Parallel()
 	srv := tmuxtest.New(t)

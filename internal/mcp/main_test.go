@@ -153,7 +153,7 @@ func (p *proc) send(line string) {
 }
 
 // recv returns the next stdout line, decoded; every line must be one JSON
-// object (B27).
+// object: stdout carries protocol messages and nothing else.
 func (p *proc) recv() map[string]any {
 	p.t.Helper()
 	select {

@@ -316,7 +316,7 @@ func TestAuditFile(t *testing.T) {
 }
 
 // Arguments are checked again before anything runs: string, payload and
-// array caps (SPEC section 9).
+// array caps.
 func TestArgumentCaps(t *testing.T) {
 	t.Parallel()
 	srv := tmuxtest.New(t)

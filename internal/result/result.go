@@ -51,7 +51,8 @@ func Marshal(doc any) ([]byte, error) {
 	return append(out, '\n'), nil
 }
 
-// ServerRef names the server a document reports on (B22).
+// ServerRef names the server a document reports on: ids such as %0 exist
+// on every server, so an id means nothing without its server.
 type ServerRef struct {
 	SocketPath string `json:"socket_path"`
 	ServerRun

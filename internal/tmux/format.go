@@ -19,11 +19,11 @@ const FormatArg = "\x00format\x00"
 // display-message -p) and returns one []string per record, a value per
 // field.
 //
-// Fields are format variable names ("pane_id") or, when they start with
-// "#", raw format text. Values such as pane_current_path, pane_title and
+// Fields are format variable names ("pane_id") or, when they start with "#",
+// raw format text. Values such as pane_current_path, pane_title and
 // pane_current_command can contain any byte, including newlines, tabs and
-// "|" (B13), so no fixed delimiter is safe. Each call draws a random token
-// and builds
+// "|" (a pane's program sets its own title), so no fixed delimiter is safe.
+// Each call draws a random token and builds
 //
 //	TOKEN< value1 TOKEN| value2 ... TOKEN>
 //

@@ -106,7 +106,7 @@ func Comm(pid int) string {
 // a shell running a command string or a script (its command line,
 // space-joined, returned as what): see [ShellArgsRun]. A shell given a
 // script runs no prompt, even with -i, and its `read` would take what tmx
-// types (B16).
+// types.
 func RunningCommand(pid int) (what string, running bool) {
 	dir := filepath.Join("/proc", strconv.Itoa(pid))
 	if comm := Comm(pid); strings.HasPrefix(comm, "tmux") {
@@ -294,7 +294,7 @@ func openTTY(path string) (int, bool) {
 // FindServers returns the pids of tmux server processes, under procRoot,
 // that serve the socket at path: processes whose name says they are a tmux
 // server and whose arguments, environment and owner select that socket
-// ([SocketPathOf]). It finds a server whose socket file was deleted (B22);
+// ([SocketPathOf]). It finds a server whose socket file was deleted;
 // it returns nothing where there is no /proc.
 func FindServers(procRoot, path string) []int {
 	ents, err := os.ReadDir(procRoot)

@@ -69,7 +69,7 @@ func TestFindServers(t *testing.T) {
 	fakeProc(t, root, 4242, 4242, "tmux: server", []string{"/usr/bin/tmux", "-u", "-L", "tmx", "-f", "/c.conf", "new-session", "-d"}, nil)
 	fakeProc(t, root, 4300, 4100, "tmux: client", []string{"tmux", "-L", "tmx", "attach"}, nil)
 	// A server of another socket name, and one of the same name under
-	// another TMUX_TMPDIR: another socket (B22).
+	// another TMUX_TMPDIR: another socket.
 	fakeProc(t, root, 4400, 4400, "tmux: server", []string{"tmux", "-L", "other"}, nil)
 	fakeProc(t, root, 4500, 4500, "tmux: server", []string{"tmux", "-L", "tmx"}, []string{"TMUX_TMPDIR=" + tmp})
 	// A tmux build that does not rename itself: a session leader counts.

@@ -277,7 +277,7 @@ func (r *Runner) noServer() error {
 }
 
 // OrphanError reports a tmux server that still runs for this socket after
-// its socket file was deleted (B22): nothing can reach it, and a new server
+// its socket file was deleted: nothing can reach it, and a new server
 // on the same path would hide it and its panes for good. It returns nil
 // when there is none, or no /proc to tell. Error: socket_error, wrapping
 // ErrNoServer.
@@ -310,7 +310,8 @@ const ChildGOMAXPROCSEnv = "TMX_CHILD_GOMAXPROCS"
 // children), TMX_WORDS removed (tmx-mcp words its own children's hints;
 // a pane's tmx is a human's), GOMAXPROCS removed when tmx-mcp set it
 // ([ChildGOMAXPROCSEnv]), and a UTF-8 LC_CTYPE when the caller's locale
-// is not UTF-8 (B12).
+// is not UTF-8 (a tmux client without one writes "_" for every non-ASCII
+// byte of format output).
 func ChildEnv(environ []string) []string {
 	get := EnvLookup(environ)
 	ownProcs := get(ChildGOMAXPROCSEnv) != ""
@@ -371,7 +372,7 @@ func HasControl(s string) bool {
 
 // Arg makes one caller-supplied value safe as a tmux argv element. tmux
 // reads an argument that ends in ";" as a command separator even under
-// execve (B06); a backslash before the final ";" keeps it literal. Values
+// execve; a backslash before the final ";" keeps it literal. Values
 // that reach a format position need [Literal] as well.
 func Arg(s string) string {
 	if strings.HasSuffix(s, ";") {
@@ -382,7 +383,8 @@ func Arg(s string) string {
 
 // Literal makes caller text literal where tmux expands formats (session and
 // window names, -c directories, pane titles, display-message), so "#(cmd)"
-// and "#{var}" arrive as text (B23). It also applies [Arg].
+// and "#{var}" arrive as text instead of running cmd or expanding var.
+// It also applies [Arg].
 //
 // Every "#" is doubled ("##" expands to "#", FORMATS in tmux(1)) except a
 // run of "#" directly before "[": tmux 3.2 and later copy such a run

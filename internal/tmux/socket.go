@@ -39,8 +39,8 @@ func (s Socket) String() string {
 
 // PathIn returns where the socket lives: the path of a -S socket, or for a
 // -L name the path tmux computes, $TMUX_TMPDIR + /tmux-UID/NAME, falling
-// back to /tmp when TMUX_TMPDIR is unset or not a directory (tmux(1), -L;
-// B22). It does not contact the server; the server's own #{socket_path} is
+// back to /tmp when TMUX_TMPDIR is unset or not a directory (tmux(1),
+// -L). It does not contact the server; the server's own #{socket_path} is
 // authoritative once it runs.
 func (s Socket) PathIn(getenv func(string) string) string {
 	if s.Path != "" {
@@ -71,10 +71,10 @@ func (s Socket) Live(getenv func(string) string) bool {
 }
 
 // SelectSocket chooses the socket: the flags (name or path; both is an
-// error), then TMX_SOCKET_NAME / TMX_SOCKET_PATH from getenv, then -L tmx
-// (SPEC section 2). $TMUX and TMUX_TMPDIR never choose it. Errors: usage
-// (both a name and a path), socket_error (a relative or control-character
-// path, a name tmx does not accept).
+// error), then TMX_SOCKET_NAME / TMX_SOCKET_PATH from getenv, then -L tmx.
+// $TMUX and TMUX_TMPDIR never choose it. Errors: usage (both a name and a
+// path), socket_error (a relative or control-character path, a name tmx does
+// not accept).
 func SelectSocket(flagName, flagPath string, getenv func(string) string) (Socket, error) {
 	both := func(src, name, path string) error {
 		return tmxerr.Errorf(tmxerr.Usage, "both a socket name (%s) and a socket path (%s) are set", name, path).

@@ -267,7 +267,7 @@ func (s *Server) NewWindow(session, shell string) string {
 
 // Capture returns the pane's visible screen, wrapped lines joined and
 // each line's trailing spaces removed: tmux 3.2a's capture-pane -J keeps
-// the spaces of erased cells (B10), later versions drop them.
+// the spaces of erased cells, later versions drop them.
 func (s *Server) Capture(pane string) string {
 	s.t.Helper()
 	out, _ := s.TryTmux("capture-pane", "-p", "-J", "-t", pane)

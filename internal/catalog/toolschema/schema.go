@@ -25,7 +25,7 @@ import (
 // them with [CheckSchema].
 func InputSchema(t *catalog.Tool) *jsonschema.Schema { return inputSchema(t, false) }
 
-// CheckSchema is [InputSchema] with the limits of SPEC section 9: strings
+// CheckSchema is [InputSchema] with tmx-mcp's argument limits: strings
 // at most catalog.MaxString characters (payloads MaxPayload), arrays and
 // maps at most MaxItems entries, environment names at most MaxEnvName
 // characters matching catalog.EnvNamePattern, batches at most MaxBatch
