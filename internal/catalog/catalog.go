@@ -470,9 +470,9 @@ const MetaKey = "tmx.sh/capability"
 
 // Lookup returns the tool named name.
 func Lookup(name string) (*Tool, bool) {
-	for i := range tools {
-		if tools[i].Name == name {
-			return &tools[i], true
+	for i := range tools() {
+		if tools()[i].Name == name {
+			return &tools()[i], true
 		}
 	}
 	return nil, false
@@ -480,9 +480,9 @@ func Lookup(name string) (*Tool, bool) {
 
 // All returns every tool, in catalog order.
 func All() []*Tool {
-	out := make([]*Tool, len(tools))
-	for i := range tools {
-		out[i] = &tools[i]
+	out := make([]*Tool, len(tools()))
+	for i := range tools() {
+		out[i] = &tools()[i]
 	}
 	return out
 }
@@ -490,7 +490,7 @@ func All() []*Tool {
 // Names returns every tool name, sorted.
 func Names() []string {
 	var n []string
-	for _, t := range tools {
+	for _, t := range tools() {
 		n = append(n, t.Name)
 	}
 	sort.Strings(n)

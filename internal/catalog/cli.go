@@ -34,7 +34,7 @@ func Commands() []string {
 			out = append(out, c)
 		}
 	}
-	for _, t := range tools {
+	for _, t := range tools() {
 		add(t.Command)
 	}
 	for c := range OtherCommands {

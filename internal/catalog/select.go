@@ -107,11 +107,11 @@ func Select(lookup func(string) (string, bool), teardownByDefault bool) (*Surfac
 	}
 	s.Added, s.Excluded = names, excluded
 	in := map[string]bool{}
-	for _, t := range tools {
+	for _, t := range tools() {
 		in[t.Name] = !drop[t.Name] && (sets[t.Toolset] || add[t.Name])
 	}
-	for i := range tools {
-		t := &tools[i]
+	for i := range tools() {
+		t := &tools()[i]
 		if !in[t.Name] {
 			continue
 		}
