@@ -36,6 +36,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/tmx-sh/tmx/scripts/internal/gen"
+
 	"github.com/tmx-sh/tmx/client"
 )
 
@@ -131,7 +133,7 @@ func main() {
 	}
 	os.Stdout.Write(b.out.Bytes())
 	if *write != "" {
-		if err := rewrite(*write, b.out.String()); err != nil {
+		if err := gen.Rewrite(*write, "BENCHMARKS", b.out.String()); err != nil {
 			fmt.Fprintln(os.Stderr, "bench:", err)
 			os.Exit(1)
 		}
@@ -159,24 +161,6 @@ func argsText() string {
 	return " " + strings.Join(a, " ")
 }
 
-const (
-	beginMark = "<!-- BEGIN GENERATED BENCHMARKS -->"
-	endMark   = "<!-- END GENERATED BENCHMARKS -->"
-)
-
-func rewrite(path, body string) error {
-	old, err := os.ReadFile(path)
-	if err != nil {
-		return err
-	}
-	s := string(old)
-	i, j := strings.Index(s, beginMark), strings.Index(s, endMark)
-	if i < 0 || j < i {
-		return fmt.Errorf("%s has no %s ... %s section", path, beginMark, endMark)
-	}
-	return os.WriteFile(path, []byte(s[:i+len(beginMark)]+"\n"+body+s[j:]), 0o644)
-}
-
 // helloSource is the floor of a Go process: start, print, exit.
 const helloSource = "package main\n\nimport \"os\"\n\nfunc main() { os.Stdout.WriteString(\"hello\\n\") }\n"
 
@@ -187,13 +171,8 @@ func setup() (*bench, error) {
 	}
 	b := &bench{dir: dir, tmx: filepath.Join(dir, "tmx"), mcp: filepath.Join(dir, "tmx-mcp"), hello: filepath.Join(dir, "hello"),
 		sock: fmt.Sprintf("tmx-bench-%d", os.Getpid())}
-	for _, c := range []string{"tmx", "tmx-mcp"} {
-		cmd := exec.Command("go", "build", "-tags", "urfave_cli_no_docs", "-o", filepath.Join(dir, c), "./cmd/"+c)
-		cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
-		cmd.Stderr = os.Stderr
-		if err := cmd.Run(); err != nil {
-			return nil, fmt.Errorf("building %s (run from the repository root): %v", c, err)
-		}
+	if _, _, err := gen.Build(dir); err != nil {
+		return nil, err
 	}
 	hdir := filepath.Join(dir, "hello-src")
 	os.MkdirAll(hdir, 0o755)

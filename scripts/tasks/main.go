@@ -29,6 +29,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/tmx-sh/tmx/scripts/internal/gen"
+
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -149,7 +151,7 @@ func main() {
 	fmt.Fprintf(&out, "\n%d of %d answers right in %d calls; the peer's fewest calls for the same tasks: %d.\n", right, ran, totalCalls, totalPeer)
 	os.Stdout.WriteString(out.String())
 	if *write != "" {
-		if err := rewrite(*write, out.String()); err != nil {
+		if err := gen.Rewrite(*write, "TASKS", out.String()); err != nil {
 			fmt.Fprintln(os.Stderr, "tasks:", err)
 			os.Exit(1)
 		}
@@ -169,36 +171,14 @@ func countTool(calls []call, tool string) int {
 	return n
 }
 
-const (
-	beginMark = "<!-- BEGIN GENERATED TASKS -->"
-	endMark   = "<!-- END GENERATED TASKS -->"
-)
-
-func rewrite(path, body string) error {
-	old, err := os.ReadFile(path)
-	if err != nil {
-		return err
-	}
-	s := string(old)
-	i, j := strings.Index(s, beginMark), strings.Index(s, endMark)
-	if i < 0 || j < i {
-		return fmt.Errorf("%s has no %s ... %s section", path, beginMark, endMark)
-	}
-	return os.WriteFile(path, []byte(s[:i+len(beginMark)]+"\n"+body+s[j:]), 0o644)
-}
-
 func setup() (*scene, error) {
 	dir, err := os.MkdirTemp("", "tmx-tasks-")
 	if err != nil {
 		return nil, err
 	}
 	s := &scene{dir: dir, tmx: filepath.Join(dir, "tmx"), mcp: filepath.Join(dir, "tmx-mcp"), sock: fmt.Sprintf("tmx-tasks-%d", os.Getpid())}
-	for _, c := range []string{"tmx", "tmx-mcp"} {
-		cmd := exec.Command("go", "build", "-o", filepath.Join(dir, c), "./cmd/"+c)
-		cmd.Stderr = os.Stderr
-		if err := cmd.Run(); err != nil {
-			return nil, fmt.Errorf("building %s (run from the repository root): %v", c, err)
-		}
+	if _, _, err := gen.Build(dir); err != nil {
+		return nil, err
 	}
 	home := filepath.Join(dir, "home")
 	os.MkdirAll(home, 0o700)
