@@ -545,9 +545,10 @@ func (f *frame) finish(ctx context.Context, lines []string, found bool, o RunOpt
 
 // shellLives reports, once a run's end line was seen, whether the pane's
 // shell is still alive: it waits (at most shellBackWait) until the shell
-// has its terminal back from the frame's subshell, then looks once more,
-// since a shell that dies of the frame's status dies right then. true
-// where /proc cannot tell.
+// has its terminal back from the frame's subshell and is asleep again (at
+// its prompt, its post-command work done: a shell that died of the
+// frame's status would have died before that). true where /proc cannot
+// tell, or when the bound passes with the shell alive but busy.
 func (f *frame) shellLives() bool {
 	pid := f.pane.PanePID
 	if pid <= 0 {
@@ -558,11 +559,19 @@ func (f *frame) shellLives() bool {
 		if !tmux.Alive(pid) {
 			return false
 		}
-		if st, ok := tmux.ReadStat(pid); !ok || st.Tpgid == st.Pgrp || time.Now().After(end) {
-			time.Sleep(2 * time.Millisecond)
+		st, ok := tmux.ReadStat(pid)
+		if !ok {
+			return true
+		}
+		if st.Tpgid == st.Pgrp {
+			if s := tmux.ReadStatus(pid); !s.OK || s.State == 'S' && !s.WaitsForChild() {
+				return tmux.Alive(pid)
+			}
+		}
+		if time.Now().After(end) {
 			return tmux.Alive(pid)
 		}
-		time.Sleep(500 * time.Microsecond)
+		time.Sleep(200 * time.Microsecond)
 	}
 }
 

@@ -201,6 +201,23 @@ func TestRunTimeoutClamped(t *testing.T) {
 	}
 }
 
+// A shell that exits after the frame has ended (here its PROMPT_COMMAND
+// does, once the command made a file) is reported: the command's status
+// stands, and pane_exited says the shell is gone. tmx looks until the
+// shell is back asleep at its prompt, its post-command work done.
+func TestRunShellExitsAfterFrame(t *testing.T) {
+	t.Parallel()
+	srv := tmuxtest.New(t)
+	flag := filepath.Join(t.TempDir(), "leave")
+	pane := srv.Session("s", 80, 20, "env", "PS1=$ ", "PROMPT_COMMAND=[ -e "+flag+" ] && exit 0", "bash", "--norc", "--noprofile", "-i")
+	srv.Tmux("split-window", "-d", "-t", pane) // keep the session when the pane goes
+	srv.WaitFor(pane, func(s string) bool { return strings.Contains(s, "$") }, 10*time.Second)
+	d := runIn(t, srv, pane, "touch "+flag+"; exit 4", 4)
+	if d["exit_status"] != float64(4) || d["pane_exited"] != true {
+		t.Errorf("document: %v", d)
+	}
+}
+
 func TestRunPaneExited(t *testing.T) {
 	t.Parallel()
 	srv := tmuxtest.New(t)
