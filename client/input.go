@@ -293,14 +293,22 @@ func (c *Client) TypeText(ctx context.Context, snap *Snapshot, p PaneInfo, text 
 		return nil, err
 	}
 	shell := shellPrompt(p)
+	var resetKeys []string
 	if enter && shell.AtPrompt == Yes && len(cohort) == 1 {
-		res.LineReset = resetLineEditor(p.PanePID, p.PaneTTY, shell.Editing, resetWait)
+		resetKeys, res.LineReset = resetLine(p, shell.Editing)
+		if !tmux.Alive(p.PanePID) {
+			return nil, tmxerr.Errorf(tmxerr.PaneExited, "pane %s's shell exited when tmx cleared its command line (SIGINT, as a C-c at its prompt would): with errexit on (set -e), a prompt command that returns the status it finds ends the shell on C-c; nothing was typed", p.PaneID)
+		}
 	}
 	w, err := c.awaitInput(ctx, snap, p, o)
 	if err != nil {
 		return nil, err
 	}
-	if _, err := c.Exec(ctx, nil, "send-keys", "-t", p.PaneID, "-l", "--", Arg(text)); err != nil {
+	args := []string{"send-keys", "-t", p.PaneID, "-l", "--", Arg(text)}
+	if len(resetKeys) > 0 {
+		args = append(append([]string{"send-keys", "-t", p.PaneID}, resetKeys...), append([]string{";"}, args...)...)
+	}
+	if _, err := c.Exec(ctx, nil, args...); err != nil {
 		return nil, err
 	}
 	res.Bytes = len(text)

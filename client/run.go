@@ -273,15 +273,29 @@ func (c *Client) Run(ctx context.Context, snap *Snapshot, p PaneInfo, command st
 		f.exact = &ef
 	}
 	typed, script := buildFrame(kind, shellName, c.tmux, snap.Server.SocketPath, f.m, f.cmdBuf, command, f.exact)
-	resetLineEditor(p.PanePID, p.PaneTTY, ps.Editing, resetWait)
+	resetKeys, _ := resetLine(p, ps.Editing)
+	if !tmux.Alive(p.PanePID) {
+		// The reset ended the shell (bash with errexit on, whose prompt
+		// command returns the status SIGINT left, exits as on a C-c).
+		// Nothing was typed; tmux must not paste into the dead pane
+		// either (tmux 3.3a's server crashes pasting into a pane whose
+		// program has exited).
+		if f.exact != nil {
+			f.exact.remove()
+		}
+		return nil, tmxerr.Errorf(tmxerr.PaneExited, "pane %s's %s exited when tmx cleared its command line (SIGINT, as a C-c at its prompt would): with errexit on (set -e), a prompt command that returns the status it finds ends the shell on C-c; nothing was typed", p.PaneID, shellName)
+	}
 
 	deadline, cancel := context.WithTimeout(ctx, o.Timeout)
 	defer cancel()
 	waiter := c.startWaiter(deadline, f.m.channel, p)
-	if _, err := c.Exec(ctx, strings.NewReader(script),
-		"load-buffer", "-b", f.cmdBuf, "-",
-		";", "set-buffer", "-b", lineBuf, "--", Arg(typed+"\n"),
-		";", "paste-buffer", "-d", "-b", lineBuf, "-t", p.PaneID); err != nil {
+	args := []string{"load-buffer", "-b", f.cmdBuf, "-",
+		";", "set-buffer", "-b", lineBuf, "--", Arg(typed + "\n")}
+	if len(resetKeys) > 0 {
+		args = append(append(args, ";", "send-keys", "-t", p.PaneID), resetKeys...)
+	}
+	args = append(args, ";", "paste-buffer", "-d", "-b", lineBuf, "-t", p.PaneID)
+	if _, err := c.Exec(ctx, strings.NewReader(script), args...); err != nil {
 		cancel()
 		<-waiter
 		c.deleteBuffers(f.cmdBuf, lineBuf)

@@ -177,6 +177,42 @@ func TestRunZshHistoryHook(t *testing.T) {
 	}
 }
 
+// A bash with errexit on whose PROMPT_COMMAND returns the status it
+// found (as prompt tools' hooks do) ends on a C-c at its prompt: SIGINT
+// sets $? to 130, the prompt command fails, errexit exits. tmx clears
+// bash's line with keys instead, so runs, typed lines and a half-typed
+// line left in vi command mode all leave the shell alive; with
+// remain-on-exit on, a dead pane would also have crashed tmux 3.3a's
+// server at the paste.
+func TestBashErrexitPromptCommandSurvives(t *testing.T) {
+	t.Parallel()
+	for _, mode := range []string{"emacs", "vi"} {
+		t.Run(mode, func(t *testing.T) {
+			t.Parallel()
+			srv := tmuxtest.New(t)
+			pane, _ := userShell(t, srv, "e", "bash", "__pc() { return $?; }\nPROMPT_COMMAND=__pc\nset -o "+mode+"\nset -e")
+			srv.Tmux("set-option", "-p", "-t", pane, "remain-on-exit", "on")
+			runIn(t, srv, pane, "echo one", 0)
+			runIn(t, srv, pane, "false", 1)
+			srv.Tmux("send-keys", "-t", pane, "-l", "echo half-typed")
+			if mode == "vi" {
+				srv.Tmux("send-keys", "-t", pane, "Escape")
+			}
+			if d := runIn(t, srv, pane, "echo two", 0); d["output"] != "two" {
+				t.Errorf("run after a half-typed line: %v", d)
+			}
+			if d := mustJSON(t, srv, 0, "type", "--enter", pane, "--", "echo typed-$((6*7))"); d["submitted"] != "yes" {
+				t.Errorf("type: %v", d)
+			}
+			srv.WaitFor(pane, func(s string) bool { return strings.Contains(s, "\ntyped-42\n") }, 5*time.Second)
+			shellAlive(t, srv, pane)
+			if s := srv.Capture(pane); strings.Contains(s, "half-typed\n") {
+				t.Errorf("the half-typed line ran:\n%s", s)
+			}
+		})
+	}
+}
+
 // A vi-mode editor left in command mode takes tmx type --enter as typed:
 // the line is cleared first, and the exact text runs.
 func TestTypeEnterViCommandMode(t *testing.T) {
