@@ -311,7 +311,7 @@ func (c *Client) Run(ctx context.Context, snap *Snapshot, p PaneInfo, command st
 	reap(pending)
 	if !found && !res.ServerGone && !res.PaneExited && !f.notStarted && o.Key != nil {
 		if key, err := o.Key(); err == nil {
-			t := &RunToken{paneGen: genOf(snap.Server, p.PaneID, p.PanePID), OwnerPID: os.Getpid(), StartAbs: f.startAbs}
+			t := &RunToken{paneGen: genOf(snap.Server, p.PaneID, p.PanePID), OwnerPID: os.Getpid(), StartAbs: f.startAbs, Exact: o.Exact}
 			hex.Decode(t.Nonce[:], []byte(nonce))
 			res.Resume = t.Encode(key)
 		}
@@ -344,7 +344,10 @@ type frame struct {
 	// buffer was deleted before the frame read it.
 	notStarted bool
 	// exact holds an exact run's files; nil for a run that is not exact.
-	exact *exactFiles
+	// exactGone is true for a resumed exact run whose files were already
+	// read and removed.
+	exact     *exactFiles
+	exactGone bool
 }
 
 // started reports whether the frame is known to have started.
@@ -550,10 +553,13 @@ func (f *frame) finish(ctx context.Context, lines []string, found bool, o RunOpt
 	}
 	if f.exact != nil {
 		res.Stdout, res.Stderr = f.exact.read(o.MaxLines, o.MaxBytes)
+		res.Truncated = res.Truncated || res.Stdout.DroppedBytes > 0 || res.Stderr.DroppedBytes > 0
 		if res.Resume == "" {
 			// Nothing will ask for them again.
 			f.exact.remove()
 		}
+	} else if f.exactGone && res.Note == "" {
+		res.Note = "this exact run's stdout and stderr were returned once already (by the call that saw it end) and are gone; its output on the terminal, if any, is in output"
 	}
 }
 
@@ -618,6 +624,8 @@ func (c *Client) Resume(ctx context.Context, snap *Snapshot, token string, o Run
 	f := &frame{c: c, res: res, m: t.markers(), startAbs: t.StartAbs, heartbeat: o.Heartbeat}
 	if ef, err := c.exactFilesFor(res.RunID); err == nil && ef.exists() {
 		f.exact = &ef
+	} else {
+		f.exactGone = t.Exact
 	}
 	p := snap.Pane(id, "")
 	if p != nil {

@@ -20,6 +20,9 @@ type RunToken struct {
 	OwnerPID int
 	Nonce    [8]byte
 	StartAbs int
+	// Exact is true for an exact run (RunOptions.Exact), whose streams
+	// are in files until a result returns them.
+	Exact bool
 }
 
 const runTokenPrefix = "r1."
@@ -30,6 +33,9 @@ func (t *RunToken) Encode(k *CursorKey) string {
 	b = binary.AppendUvarint(b, uint64(t.OwnerPID))
 	b = append(b, t.Nonce[:]...)
 	b = binary.AppendVarint(b, int64(t.StartAbs))
+	if t.Exact {
+		b = append(b, 1) // absent for a run that is not exact
+	}
 	return k.seal(runTokenPrefix, b)
 }
 
@@ -51,6 +57,9 @@ func DecodeRunToken(s string, k *CursorKey) (*RunToken, error) {
 	copy(t.Nonce[:], r.b)
 	r.b = r.b[len(t.Nonce):]
 	t.StartAbs = int(r.i())
+	if len(r.b) == 1 && r.b[0] == 1 {
+		t.Exact, r.b = true, r.b[1:]
+	}
 	if r.err || len(r.b) != 0 {
 		return nil, damaged("resume token", resumeHint)
 	}

@@ -18,6 +18,11 @@ func TestRunToken(t *testing.T) {
 	if err != nil || !reflect.DeepEqual(got, seedToken) {
 		t.Fatalf("round trip: %+v %v", got, err)
 	}
+	exact := *seedToken
+	exact.Exact = true
+	if got, err := DecodeRunToken(exact.Encode(fuzzKey), fuzzKey); err != nil || !got.Exact || !reflect.DeepEqual(got, &exact) {
+		t.Errorf("exact round trip: %+v %v", got, err)
+	}
 	if m := got.markers(); m.half1 != "__tmx01020304" || m.half2 != "05060708" || m.channel != "tmx-99-0102030405060708" {
 		t.Errorf("markers: %+v", m)
 	}
@@ -35,6 +40,9 @@ func TestRunToken(t *testing.T) {
 // to the same text.
 func FuzzDecodeRunToken(f *testing.F) {
 	f.Add(seedToken.Encode(fuzzKey))
+	exact := *seedToken
+	exact.Exact = true
+	f.Add(exact.Encode(fuzzKey))
 	f.Add("r1.")
 	f.Fuzz(func(t *testing.T, s string) {
 		tok, err := DecodeRunToken(s, fuzzKey)

@@ -61,6 +61,7 @@ var ToolWords = tmxerr.Words{
 	"plain_pattern":         Say("regexes are RE2 (Go's regexp syntax); search for plain text instead"),
 	"resume_or_interrupt":   Say("wait for it again: call run_shell_command with resume (the token) alone; or interrupt it with send_keys [\"C-c\"]"),
 	"look_or_interrupt":     Sayf("look at it (capture_pane, target %[1]s) before retrying, or interrupt it (send_keys [\"C-c\"])", "pane"),
+	"stale_target_gone":     Say("the server those ids came from is gone: call list_sessions (or create_session) and use the ids it gives"),
 	"stale_target":          Say("call list_panes (or list_sessions) and use the ids it gives now; tmx-mcp checks each id against the server it came from"),
 	"capture_dead":          Sayf("read its output with capture_pane (target %s); kill it when done", "pane"),
 }

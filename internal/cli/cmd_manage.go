@@ -510,7 +510,7 @@ func findPaneCmd(env *Env) *cli.Command {
 			if err != nil {
 				return err
 			}
-			return x.emit(result.FoundPane{Position: x.String("position"), PaneInfo: p}, func(w io.Writer) { fmt.Fprintln(w, p.PaneID) })
+			return x.emit(result.FoundPane{ServerRef: result.RefOf(snap), Position: x.String("position"), PaneInfo: p}, func(w io.Writer) { fmt.Fprintln(w, p.PaneID) })
 		}),
 	}
 }

@@ -3,6 +3,7 @@ package cli
 import (
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 
 	"github.com/urfave/cli/v2"
@@ -127,7 +128,11 @@ func runCmd(env *Env) *cli.Command {
 			if err != nil {
 				return err
 			}
-			return emitRun(x, snap, res)
+			var run result.ServerRun
+			if len(x.args) == 0 || !strings.HasPrefix(x.args[0], "%") {
+				run = result.RunOf(snap)
+			}
+			return emitRun(x, run, res)
 		}),
 	}
 }
@@ -168,46 +173,56 @@ func resumeRun(x *call) error {
 	if err != nil {
 		return err
 	}
-	return emitRun(x, snap, res)
+	return emitRun(x, result.ServerRun{}, res)
 }
 
 // emitRun prints a run's result and exits with runExitStatus. A run that
 // SIGINT or SIGTERM ended before its command did is interruptedRun.
-func emitRun(x *call, snap *client.Snapshot, res *client.RunResult) error {
+func emitRun(x *call, run result.ServerRun, res *client.RunResult) error {
 	if res.ExitStatus == nil && x.ctx().Err() != nil {
 		return interruptedRun(x, res)
 	}
 	res.Note = noteOf(x.words(), res.Note, res.NoteFix)
-	if err := x.emit(result.Run{RunResult: *res}, func(w io.Writer) {
+	if err := x.emit(result.Run{RunResult: *res, ServerPID: run.ServerPID, StartTime: run.StartTime}, func(w io.Writer) {
 		if res.Output != "" {
 			fmt.Fprintln(w, res.Output)
 		}
-		if res.Stdout != nil {
-			// An exact run's bytes, as the command wrote them.
-			w.Write(res.Stdout.Raw)
-			x.env.Err.Write(res.Stderr.Raw)
-			for _, s := range []struct {
-				name string
-				b    *client.StreamBytes
-			}{{"stdout", res.Stdout}, {"stderr", res.Stderr}} {
-				if s.b.DroppedBytes > 0 {
-					fmt.Fprintf(x.env.Err, "tmx: the first %d bytes (%d lines) of the command's %s not shown (--lines, --max-bytes)\n", s.b.DroppedBytes, s.b.DroppedLines, s.name)
-				}
-			}
-		}
+		// tmx's own lines go to stderr before an exact run's streams, so
+		// that the command's stderr is a whole, unmixed tail of it.
 		if res.Note != "" {
 			fmt.Fprintf(x.env.Err, "tmx: %s\n", res.Note)
 		}
 		if res.Resume != "" {
 			fmt.Fprintf(x.env.Err, "tmx: resume token: %s\n", res.Resume)
 		}
-		if res.Truncated {
-			fmt.Fprintf(x.env.Err, "tmx: %d older lines and %d bytes not shown (--lines, --max-bytes; tmx capture --run %s --from 1 %s reads them)\n", res.DroppedLines, res.DroppedBytes, res.RunID, res.PaneID)
+		if res.DroppedLines > 0 || res.DroppedBytes > 0 || res.Truncated && res.Stdout == nil {
+			fmt.Fprintf(x.env.Err, "tmx: %s and %s not shown (--lines, --max-bytes; tmx capture --run %s --from 1 %s reads them)\n", count(res.DroppedLines, "older line"), count(res.DroppedBytes, "byte"), res.RunID, res.PaneID)
+		}
+		if res.Stdout != nil {
+			for _, s := range []struct {
+				name string
+				b    *client.StreamBytes
+			}{{"stdout", res.Stdout}, {"stderr", res.Stderr}} {
+				if s.b.DroppedBytes > 0 {
+					fmt.Fprintf(x.env.Err, "tmx: the first %s (%s) of the command's %s not shown (--lines, --max-bytes)\n", count(int(s.b.DroppedBytes), "byte"), count(s.b.DroppedLines, "line"), s.name)
+				}
+			}
+			// An exact run's bytes, as the command wrote them.
+			w.Write(res.Stdout.Raw)
+			x.env.Err.Write(res.Stderr.Raw)
 		}
 	}); err != nil {
 		return err
 	}
 	return exitStatus(runExitStatus(res))
+}
+
+// count words n things: "1 line", "2 lines".
+func count(n int, thing string) string {
+	if n == 1 {
+		return "1 " + thing
+	}
+	return strconv.Itoa(n) + " " + thing + "s"
 }
 
 // interruptedRun is the failure of a run that SIGINT or SIGTERM ended

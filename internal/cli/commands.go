@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"strconv"
@@ -124,12 +125,31 @@ func payloadAction(env *Env, fn func(x *call) error) cli.ActionFunc {
 	}
 }
 
-// client returns the tmux client, creating it on first use.
+// client returns the tmux client, creating it on first use. With
+// --expect-server, the first use also checks that the server is the one
+// expected (one display-message), so that no command acts on another run
+// of the server, or starts one where none runs. Errors: those of
+// newClient, and stale_target.
 func (x *call) client() (*client.Client, error) {
 	if x.cl == nil {
 		cl, err := newClient(x.Context, x.env)
 		if err != nil {
 			return nil, err
+		}
+		if globalString(x.Context, "expect-server") != "" {
+			srv, err := cl.ServerRun(x.ctx())
+			if te := tmxerr.As(err); errors.Is(err, client.ErrNoServer) && (te == nil || te.Code == tmxerr.NoServer) {
+				// (A server that runs but cannot be reached, such as one
+				// whose socket file was deleted, keeps its own error.)
+				return nil, tmxerr.Errorf(tmxerr.StaleTarget, "no tmux server runs on the socket; the one --expect-server %s names is gone, and ids from it name nothing now", globalString(x.Context, "expect-server")).
+					WithFix("stale_target_gone")
+			}
+			if err == nil {
+				err = checkExpectServer(x, srv)
+			}
+			if err != nil {
+				return nil, err
+			}
 		}
 		x.cl = cl
 	}
@@ -143,9 +163,6 @@ func (x *call) snapshot() (*client.Client, *client.Snapshot, error) {
 		return nil, nil, err
 	}
 	snap, err := cl.Snapshot(x.ctx())
-	if err == nil {
-		err = checkExpectServer(x, snap.Server)
-	}
 	return cl, snap, err
 }
 
@@ -200,14 +217,6 @@ func (x *call) paneTarget() (*client.Client, string, error) {
 	}
 	if sel.Form == selector.FormPaneID {
 		cl, err := x.client()
-		if err == nil && globalString(x.Context, "expect-server") != "" {
-			// One display-message, not a snapshot: the operation verifies
-			// the pane itself.
-			var srv client.Server
-			if srv, err = cl.ServerRun(x.ctx()); err == nil {
-				err = checkExpectServer(x, srv)
-			}
-		}
 		return cl, sel.String(), err
 	}
 	cl, _, r, err := x.target(x.args[0])

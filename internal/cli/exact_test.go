@@ -2,6 +2,7 @@ package cli
 
 import (
 	"encoding/base64"
+	"fmt"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -85,12 +86,28 @@ func TestRunExactBudgetAndResume(t *testing.T) {
 	if out, _ := streamBytes(t, d, "stdout"); out != "before\n" {
 		t.Errorf("stdout so far = %q", out)
 	}
-	d = mustJSON(t, srv, 0, "run", "--resume", d["resume"].(string), "--timeout", "10")
+	token := d["resume"].(string)
+	d = mustJSON(t, srv, 0, "run", "--resume", token, "--timeout", "10")
 	if out, _ := streamBytes(t, d, "stdout"); out != "before\nafter\n" {
 		t.Errorf("resumed stdout = %q (%v)", out, d)
 	}
 	if left, _ := filepath.Glob(filepath.Join(srv.Getenv("XDG_RUNTIME_DIR"), "tmx", "run-*")); len(left) > 0 {
 		t.Errorf("files left behind: %v", left)
+	}
+	// A second resume finds the streams gone, and says so.
+	d = mustJSON(t, srv, 0, "run", "--resume", token, "--timeout", "10")
+	if d["stdout"] != nil || !strings.Contains(fmt.Sprint(d["note"]), "returned once already") {
+		t.Errorf("second resume: %v", d)
+	}
+	// A cut stream makes the result truncated; in human mode tmx's own
+	// lines come before the command's stderr, which is its exact tail.
+	d = runIn(t, srv, pane, "seq 1 10; printf E >&2", 0, "--exact", "--lines", "2")
+	if d["truncated"] != true {
+		t.Errorf("cut stdout, truncated: %v", d["truncated"])
+	}
+	r := tmx(t, srv, "", "run", "--exact", "--lines", "2", pane, "--", "seq 1 10; printf E >&2")
+	if r.stdout != "9\n10\n" || !strings.HasSuffix(r.stderr, "not shown (--lines, --max-bytes)\nE") || !strings.Contains(r.stderr, "(8 lines)") {
+		t.Errorf("human exact: stdout %q stderr %q", r.stdout, r.stderr)
 	}
 	if code, _ := mustFail(t, srv, 2, "run", "--resume", "r1.x", "--exact"); !strings.Contains(string(code), "usage") {
 		t.Errorf("--resume with --exact: %s", code)

@@ -552,6 +552,37 @@ func TestExpectServer(t *testing.T) {
 	if got := srv.Tmux("list-sessions", "-F", "#{session_name}"); got != "second" {
 		t.Errorf("sessions after the refused kill: %q", got)
 	}
+	// Commands that create or choose objects themselves are refused too,
+	// and with no server at all, nothing starts one.
+	if code, _ := mustFail(t, srv, 2, "--expect-server", oldPID, "new", "-s", "third"); code != tmxerr.StaleTarget {
+		t.Errorf("new on another server: %s", code)
+	}
+	if code, _ := mustFail(t, srv, 2, "--expect-server", oldPID, "run", "--", "echo x"); code != tmxerr.StaleTarget {
+		t.Errorf("run without a target on another server: %s", code)
+	}
+	if got := srv.Tmux("list-sessions", "-F", "#{session_name}"); got != "second" {
+		t.Errorf("sessions after the refused new and run: %q", got)
+	}
+	srv.KillServer()
+	if code, _ := mustFail(t, srv, 2, "--expect-server", oldPID, "run", "--", "echo x"); code != tmxerr.StaleTarget {
+		t.Errorf("run with no server: %s", code)
+	}
+	if srv.Alive() {
+		t.Error("a refused run started a server")
+	}
+
+	// Results that hand out ids name the server run they belong to.
+	d = mustJSON(t, srv, 0, "run", "--", "true")
+	info := mustJSON(t, srv, 0, "info")
+	if d["server_pid"] != info["server_pid"] || d["start_time"] != info["start_time"] || d["start_time"] == nil {
+		t.Errorf("run without a target: %v, server %v %v", d, info["server_pid"], info["start_time"])
+	}
+	if d = mustJSON(t, srv, 0, "find-pane", "--position", "center", "main"); d["server_pid"] != info["server_pid"] || d["start_time"] != info["start_time"] || d["socket_path"] == "" {
+		t.Errorf("find-pane: %v", d)
+	}
+	if d = mustJSON(t, srv, 0, "run", d["pane_id"].(string), "--", "true"); d["server_pid"] != nil {
+		t.Errorf("run into a pane id carries the server run: %v", d)
+	}
 }
 
 // A program that reacts seconds after Enter (three times as long as tmx

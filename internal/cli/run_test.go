@@ -25,8 +25,10 @@ func TestRunStartsServerAndSession(t *testing.T) {
 	if d["exit_status"] != float64(3) || d["output"] != "hi" || d["started"] != true || d["timed_out"] != false {
 		t.Fatalf("unexpected run document: %v", d)
 	}
-	if d["socket_path"] != nil || d["server_pid"] != nil || d["pane_id"] == nil {
-		t.Errorf("a run's document names its pane, not the server: %v", d)
+	// It names the pane it chose and the server run that pane belongs
+	// to, not the socket.
+	if d["socket_path"] != nil || d["server_pid"] == nil || d["start_time"] == nil || d["pane_id"] == nil {
+		t.Errorf("a run's document names its pane and server run, not the socket: %v", d)
 	}
 	if got := srv.Tmux("list-sessions", "-F", "#{session_name}"); got != "main" {
 		t.Errorf("sessions = %q, want main", got)

@@ -47,8 +47,9 @@ var cliWords = tmxerr.Words{
 	"exit_mode":             say("the person using it can leave the mode (q), or pass --exit-mode to cancel the mode first"),
 	"key_names":             sayf("%skeys look like Enter, C-c, M-x, Up, F5, Escape or one character; send text with: tmx type TARGET -- TEXT", "lead"),
 	"plain_pattern":         say("regexes are RE2 (Go's regexp syntax); look for plain text without --regex"),
-	"resume_or_interrupt":   say("wait for it again with: tmx run --resume TOKEN, or interrupt it: tmx send PANE C-c"),
+	"resume_or_interrupt":   sayf("wait for it again with: tmx run --resume TOKEN, or interrupt it: tmx send %s C-c", "pane"),
 	"look_or_interrupt":     sayf("look at it (tmx capture %[1]s) before retrying, or interrupt it (tmx send %[1]s C-c)", "pane"),
+	"stale_target_gone":     say("list what runs now (tmx ls) and use its ids, without the old --expect-server"),
 	"stale_target":          sayf("list again (tmx ls) and use the new ids, then pass --expect-server %s", "run"),
 	"capture_dead":          sayf("read its output with tmx capture %s; kill it when done", "pane"),
 }

@@ -60,6 +60,27 @@ func TestStaleIDsOverMCP(t *testing.T) {
 		t.Errorf("run after listing again: %v %s", d, errText(res))
 	}
 
+	// Ids from a run that chose its pane itself, and from
+	// find_pane_by_position, come with their server run too.
+	for _, c := range []struct {
+		tool string
+		args map[string]any
+	}{
+		{"run_shell_command", map[string]any{"command": "true"}},
+		{"find_pane_by_position", map[string]any{"target": "second", "position": "center"}},
+	} {
+		if d, res := call(t, s, tools, c.tool, c.args); d == nil || d["pane_id"] == nil {
+			t.Fatalf("%s: %v %s", c.tool, d, errText(res))
+		}
+		srv.KillServer()
+		srv.Tmux("new-session", "-d", "-s", "second", "-x", "80", "-y", "20", "env", "PS1=$ ", "bash", "--norc", "--noprofile")
+		srv.WaitStarted("%0")
+		if _, res := call(t, s, tools, "send_keys", map[string]any{"target": "%0", "keys": []any{"x"}}); !strings.HasPrefix(errText(res), "error stale_target:") {
+			t.Errorf("send_keys with an id from %s, after a restart: %q", c.tool, errText(res))
+		}
+		call(t, s, tools, "list_panes", map[string]any{})
+	}
+
 	// A new tmx-mcp whose first call names an id checks it against the
 	// server that runs then.
 	s2 := connect(t, srv, "TMX_TOOLSETS=all")

@@ -188,9 +188,15 @@ type Capture struct {
 	client.CaptureResult
 }
 
-// Run is tmx run (run_shell_command).
+// Run is tmx run (run_shell_command). ServerPID and StartTime name the
+// server run (see [ServerRun]) when the run chose its pane itself (no
+// TARGET: the session "main", created if missing) or from a name, so the
+// pane_id it gives comes with the run it belongs to; absent for a pane id
+// the caller gave.
 type Run struct {
 	client.RunResult
+	ServerPID int   `json:"server_pid,omitempty"`
+	StartTime int64 `json:"start_time,omitempty"`
 }
 
 // Input is tmx send, type and paste (send_keys, paste_text).
