@@ -465,11 +465,36 @@ func (c *Client) bracketState(ctx context.Context, p PaneInfo) (Tri, error) {
 	name, _ := paneShell(p)
 	switch name {
 	case "bash", "zsh", "fish":
-		if ps := shellPrompt(p); ps.AtPrompt == Yes && ps.Editing {
+		if ps := shellPrompt(p); ps.AtPrompt == Yes && ps.Editing && quietFor(p.PanePID, bracketSettle) {
 			return Yes, nil
 		}
 	}
 	return Unknown, nil
+}
+
+// bracketSettle is how long a shell's line editor must have been reading,
+// asleep, before tmux older than 3.7 is taken to have seen it enable
+// bracketed paste: the editor writes the enabling sequence as it starts
+// its line, and tmux brackets a paste only once it has read that from
+// the pane (a paste just after a C-c otherwise arrived unbracketed, now
+// and then, on a loaded machine).
+const bracketSettle = 5 * time.Millisecond
+
+// quietFor reports whether the process pid sleeps and stays asleep
+// without waking (its voluntary context switches unchanged) for d. It
+// returns at once, false, when it does not.
+func quietFor(pid int, d time.Duration) bool {
+	before := tmux.ReadStatus(pid)
+	if !before.OK || before.State != 'S' {
+		return false
+	}
+	for end := time.Now().Add(d); time.Now().Before(end); {
+		time.Sleep(d / 5)
+		if st := tmux.ReadStatus(pid); !st.OK || st.Switches != before.Switches {
+			return false
+		}
+	}
+	return true
 }
 
 // awaitBracket waits, at most pasteBracketWait, for p's program to enable
