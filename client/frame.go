@@ -126,7 +126,7 @@ func (m frameMarkers) extract(lines []string) (out []string, status int, started
 // keeps no line that starts with a space in its history, and tmux 3.7's
 // paste-buffer writes control characters out as text (^E) instead of
 // sending them (cmd-paste-buffer.c, unless -S), so the line editor is
-// reset by a signal instead (see [resetLineEditor]). Only the typed line
+// reset before it, by send-keys or a signal (see [resetLine]). Only the typed line
 // is ever echoed, so it is all a later capture shows of the plumbing,
 // besides the two marker lines.
 //
