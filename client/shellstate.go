@@ -159,29 +159,32 @@ func hasLineEditor(name string) bool {
 	return false
 }
 
-// bashResetKeys clear bash's command line in every state of readline,
-// leaving its editing mode as it was: Escape S puts a vi-mode line into
-// command mode and substitutes the whole line (empty, in insert mode);
-// in emacs mode Escape S is the unbound M-S. C-e C-u then moves to the end
-// of the line and kills back to its start in emacs mode, and in vi insert
-// mode inserts a ^E that C-u kills with the rest. Measured on bash 5.2
-// with text on the line, the cursor moved left, an Escape pending, an
-// incremental search (C-r) and C-a, in both modes.
-var bashResetKeys = []string{"Escape", "S", "C-e", "C-u"}
+// lineResetKeys clear the command line of bash's readline and zsh's zle in
+// every state, leaving the editing mode as it was: Escape S puts a
+// vi-mode line into command mode and substitutes the whole line (empty,
+// in insert mode); in emacs mode Escape S is M-S (unbound in readline,
+// spell-word in zle). C-e C-u then moves to the end of the line and kills
+// it in emacs mode, and in vi insert mode inserts a ^E that C-u kills
+// with the rest. Measured on bash 5.2 and zsh 5.9 with text on the line,
+// the cursor moved left, an Escape pending, an incremental search (C-r),
+// C-a and a digit argument, in both modes, sent as tmx sends them (in one
+// tmux command with the line that follows).
+var lineResetKeys = []string{"Escape", "S", "C-e", "C-u"}
 
 // resetLine prepares the command line of the shell of p, at its prompt,
-// for typed input. For bash it returns keys to send first
-// ([bashResetKeys]): keys travel in order with what follows, so nothing is
-// waited for, and bash is never sent SIGINT, which sets $? to 130, so that
-// under errexit (set -e) a PROMPT_COMMAND returning the status it found
-// (as prompt tools' hooks do) fails and ends the shell. What a continuation
-// prompt (an unclosed quote) holds is not cleared by keys: the typed line
-// then joins it, and the run comes back started: false. Other shells are
-// reset with SIGINT ([resetLineEditor]) and get no keys. It reports
-// whether the line was reset.
+// for typed input. For bash and zsh it returns keys to send first
+// ([lineResetKeys]): keys travel in order with what follows, so nothing
+// is waited for, and neither is sent SIGINT, which sets $? to 130, so that
+// under errexit (bash set -e, zsh ERR_EXIT) a PROMPT_COMMAND or precmd
+// returning the status it found (as prompt tools' hooks do) fails and ends
+// the shell. What a continuation prompt (an unclosed quote) holds is not
+// cleared by keys: the typed line then joins it, and the run comes back
+// started: false. fish (no errexit) is reset with SIGINT
+// ([resetLineEditor]) and gets no keys. It reports whether the line was
+// reset.
 func resetLine(p PaneInfo, editing bool) (keys []string, reset bool) {
-	if name, _ := paneShell(p); name == "bash" && editing {
-		return bashResetKeys, true
+	if name, _ := paneShell(p); (name == "bash" || name == "zsh") && editing {
+		return lineResetKeys, true
 	}
 	return nil, resetLineEditor(p.PanePID, p.PaneTTY, editing, resetWait)
 }

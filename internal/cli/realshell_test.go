@@ -177,20 +177,27 @@ func TestRunZshHistoryHook(t *testing.T) {
 	}
 }
 
-// A bash with errexit on whose PROMPT_COMMAND returns the status it
-// found (as prompt tools' hooks do) ends on a C-c at its prompt: SIGINT
-// sets $? to 130, the prompt command fails, errexit exits. tmx clears
-// bash's line with keys instead, so runs, typed lines and a half-typed
-// line left in vi command mode all leave the shell alive; with
-// remain-on-exit on, a dead pane would also have crashed tmux 3.3a's
-// server at the paste.
-func TestBashErrexitPromptCommandSurvives(t *testing.T) {
+// A bash or zsh with errexit on whose prompt hook (PROMPT_COMMAND,
+// precmd) returns the status it found, as prompt tools' hooks do, ends on
+// a C-c at its prompt: SIGINT sets $? to 130, the hook fails, errexit
+// exits. tmx clears their line with keys instead, so runs, typed lines
+// and a half-typed line left in vi command mode all leave the shell
+// alive; with remain-on-exit on, a dead pane would also have crashed tmux
+// 3.3a's server at the paste.
+func TestErrexitPromptHookSurvives(t *testing.T) {
 	t.Parallel()
-	for _, mode := range []string{"emacs", "vi"} {
-		t.Run(mode, func(t *testing.T) {
+	rcs := map[string]string{
+		"bash/emacs": "__pc() { return $?; }\nPROMPT_COMMAND=__pc\nset -o emacs\nset -e",
+		"bash/vi":    "__pc() { return $?; }\nPROMPT_COMMAND=__pc\nset -o vi\nset -e",
+		"zsh/emacs":  "precmd() { return $?; }\nbindkey -e\nsetopt ERR_EXIT",
+		"zsh/vi":     "precmd() { return $?; }\nbindkey -v\nsetopt ERR_EXIT",
+	}
+	for name, rc := range rcs {
+		shell, mode, _ := strings.Cut(name, "/")
+		t.Run(name, func(t *testing.T) {
 			t.Parallel()
 			srv := tmuxtest.New(t)
-			pane, _ := userShell(t, srv, "e", "bash", "__pc() { return $?; }\nPROMPT_COMMAND=__pc\nset -o "+mode+"\nset -e")
+			pane, _ := userShell(t, srv, "e", shell, rc)
 			srv.Tmux("set-option", "-p", "-t", pane, "remain-on-exit", "on")
 			runIn(t, srv, pane, "echo one", 0)
 			runIn(t, srv, pane, "false", 1)
