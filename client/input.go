@@ -297,7 +297,7 @@ func (c *Client) TypeText(ctx context.Context, snap *Snapshot, p PaneInfo, text 
 	if enter && shell.AtPrompt == Yes && len(cohort) == 1 {
 		resetKeys, res.LineReset = resetLine(p, shell.Editing)
 		if !tmux.Alive(p.PanePID) {
-			return nil, tmxerr.Errorf(tmxerr.PaneExited, "pane %s's shell exited when tmx cleared its command line (SIGINT, as a C-c at its prompt would): with errexit on (set -e), a prompt command that returns the status it finds ends the shell on C-c; nothing was typed", p.PaneID)
+			return nil, tmxerr.Errorf(tmxerr.PaneExited, "pane %s's shell exited when tmx cleared its command line, as it would on a C-c at its prompt; nothing was typed", p.PaneID)
 		}
 	}
 	w, err := c.awaitInput(ctx, snap, p, o)

@@ -275,15 +275,15 @@ func (c *Client) Run(ctx context.Context, snap *Snapshot, p PaneInfo, command st
 	typed, script := buildFrame(kind, shellName, c.tmux, snap.Server.SocketPath, f.m, f.cmdBuf, command, f.exact)
 	resetKeys, _ := resetLine(p, ps.Editing)
 	if !tmux.Alive(p.PanePID) {
-		// The reset ended the shell (bash with errexit on, whose prompt
-		// command returns the status SIGINT left, exits as on a C-c).
-		// Nothing was typed; tmux must not paste into the dead pane
-		// either (tmux 3.3a's server crashes pasting into a pane whose
-		// program has exited).
+		// The shell ended since it was probed, or on the SIGINT reset
+		// (a shell whose prompt hook fails on the status it leaves, under
+		// errexit). Nothing was typed, and nothing may be pasted: tmux
+		// 3.3a's server crashes pasting into a pane whose program has
+		// exited.
 		if f.exact != nil {
 			f.exact.remove()
 		}
-		return nil, tmxerr.Errorf(tmxerr.PaneExited, "pane %s's %s exited when tmx cleared its command line (SIGINT, as a C-c at its prompt would): with errexit on (set -e), a prompt command that returns the status it finds ends the shell on C-c; nothing was typed", p.PaneID, shellName)
+		return nil, tmxerr.Errorf(tmxerr.PaneExited, "pane %s's %s exited when tmx cleared its command line, as it would on a C-c at its prompt; nothing was typed", p.PaneID, shellName)
 	}
 
 	deadline, cancel := context.WithTimeout(ctx, o.Timeout)
