@@ -40,7 +40,7 @@ func shellOf(cmd string) (string, shellKind) {
 
 // SupportedShells is the closed list of shells a pane can be started with
 // by name (tmx new --shell, create_session's shell): the ones tmx frames.
-var SupportedShells = []string{"bash", "zsh", "fish", "sh"}
+var SupportedShells = []string{"bash", "zsh", "fish", "sh", "dash", "ksh"}
 
 // frameMarkers are a run's marker halves and its wait-for channel. The
 // markers are printed joined, so no text the shell echoes contains one.
@@ -134,7 +134,9 @@ func (m frameMarkers) extract(lines []string) (out []string, status int, started
 // it, whatever its options:
 //   - errexit (bash set -e, zsh ERR_EXIT) is turned off around the
 //     command's subshell and back on after it, so a failing command cannot
-//     make the user's shell exit;
+//     make the user's shell exit; and the subshell is the left side of
+//     `|| :`, so its failure is no failure in the user's shell either,
+//     whose ERR (bash) or ZERR (zsh) trap does not fire for it;
 //   - the subshell turns off xtrace and verbose (and zsh's
 //     PRINT_EXIT_VALUE, and the ERR and DEBUG traps bash's errtrace and
 //     functrace would pass down), so the output holds only what the
@@ -223,16 +225,20 @@ func buildFrame(kind shellKind, shell, tmux, socket string, m frameMarkers, buf,
 			"esac\n" + b + "unset __tmx_h;;\nesac\n")
 		sub.WriteString(b + "trap - ERR DEBUG RETURN\n")
 	case "zsh":
-		top.WriteString("(( ${+functions[__tmx_nohist]} )) || {\n" +
-			"__tmx_nohist() { " + b + "emulate -L zsh; [[ $1 != ' " + b + "eval \"$('*'show-buffer -b tmx-run-'* ]]; }\n" +
-			"zshaddhistory_functions+=(__tmx_nohist)\n}\n")
+		// The hook is defined again each run (a builtin, no fork), so a
+		// shell that has an older one gets this one. It returns 1 for a
+		// frame line, which keeps it out of the history; emulate -L also
+		// sets LOCAL_TRAPS, so the user's ZERR trap, off inside the hook,
+		// does not fire for that status, and is back after it.
+		top.WriteString("__tmx_nohist() { " + b + "emulate -L zsh; " + b + "trap - ZERR; [[ $1 != ' " + b + "eval \"$('*'show-buffer -b tmx-run-'* ]] || " + b + "return 1; }\n" +
+			"(( ${zshaddhistory_functions[(Ie)__tmx_nohist]:-0} )) || zshaddhistory_functions+=(__tmx_nohist)\n")
 		sub.WriteString(b + "unsetopt printexitvalue errreturn\n" + b + "trap - ZERR DEBUG\n")
 	}
 	sub.WriteString("__tmx_t=" + q(tmux) + " __tmx_s=" + q(socket) + "\n" +
 		b + "trap 's=$?;" + b + "printf \"\\r\\n%s%s:%s\\r\\n\" " + m.half1 + " " + m.half2 + "-e \"$s\";\"$__tmx_t\" -S \"$__tmx_s\" wait-for -S " + m.channel + "' 0\n" +
 		b + "trap '" + b + "exit 130' INT;" + b + "trap '" + b + "exit 143' TERM;" + b + "trap '" + b + "exit 129' HUP\n" +
 		b + "printf '\\r%s%s\\r\\n' " + m.half1 + " " + m.half2 + "-s\n" +
-		"(" + b + "eval " + q(" "+command) + ")" + exactRedirect(exact) + ")\n")
+		"(" + b + "eval " + q(" "+command) + ")" + exactRedirect(exact) + ") || " + b + ":\n")
 	script = top.String() + sub.String() +
 		"case $__tmx_o in *e*) " + b + "set -e;; esac\n" + b + "unset __tmx_o\n"
 	return typed, script

@@ -132,7 +132,7 @@ func checkRunnable(p PaneInfo, caller Caller, limit time.Duration) (promptState,
 		return promptState{}, tmxerr.Errorf(tmxerr.PaneBusy, "pane %s is running %q, not a shell at its prompt", p.PaneID, name).
 			WithFix("busy_program")
 	case shellUnsupported:
-		return promptState{}, tmxerr.Errorf(tmxerr.UnsupportedShell, "pane %s runs %s, a shell tmx run cannot frame (it frames %s, dash and ksh)", p.PaneID, name, strings.Join(SupportedShells, ", ")).
+		return promptState{}, tmxerr.Errorf(tmxerr.UnsupportedShell, "pane %s runs %s, a shell tmx run cannot frame (it frames %s)", p.PaneID, name, strings.Join(SupportedShells, ", ")).
 			WithFix("unsupported_shell", "pane", p.PaneID)
 	}
 	began := time.Now()

@@ -163,13 +163,15 @@ func hasLineEditor(name string) bool {
 // every state, leaving the editing mode as it was: Escape S puts a
 // vi-mode line into command mode and substitutes the whole line (empty,
 // in insert mode); in emacs mode Escape S is M-S (unbound in readline,
-// spell-word in zle). C-e C-u then moves to the end of the line and kills
-// it in emacs mode, and in vi insert mode inserts a ^E that C-u kills
-// with the rest. Measured on bash 5.2 and zsh 5.9 with text on the line,
-// the cursor moved left, an Escape pending, an incremental search (C-r),
-// C-a and a digit argument, in both modes, sent as tmx sends them (in one
-// tmux command with the line that follows).
-var lineResetKeys = []string{"Escape", "S", "C-e", "C-u"}
+// spell-word in zle). In emacs mode C-u then kills what is left of the
+// cursor and C-k what is right of it; in vi insert mode, on the empty
+// line, C-k at most inserts a ^K that the last C-u kills. No key moves the
+// cursor, so a key bound to a command of the user's (bind -x on C-e, say)
+// is less likely in the way. Measured on bash 5.2 and zsh 5.9 with text
+// on the line, the cursor moved left, an Escape pending, an incremental
+// search (C-r), C-a, C-k and a digit argument, in both modes, sent as tmx
+// sends them (in one tmux command with the line that follows).
+var lineResetKeys = []string{"Escape", "S", "C-u", "C-k", "C-u"}
 
 // resetLine prepares the command line of the shell of p, at its prompt,
 // for typed input. For bash and zsh it returns keys to send first

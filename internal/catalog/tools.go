@@ -389,7 +389,7 @@ var tools = sync.OnceValue(func() []Tool {
 		},
 		{
 			Name: "run_shell_command", Title: "Run shell command", Toolset: Execute, Command: "run",
-			Summary: "Runs command in a subshell of a pane's shell (bash, zsh, dash, sh, ksh, fish), waits, returns exit_status and the output's last lines; capture_pane with run (run_id) reads the rest. Non-zero exit_status is a normal result. timed_out: it may still run; call again with resume alone. A pane in copy mode, dead or busy is refused.",
+			Summary: "Runs command in a subshell of a pane's shell, waits, returns exit_status and the output's last lines; capture_pane with run (run_id) reads the rest. Non-zero exit_status is normal. timed_out: it may still run; call again with resume alone. A pane in copy mode, dead or busy is refused.",
 			Params: []Param{
 				target(false, "The pane (default: session \"main\", created if missing)."),
 				{Name: "command", Type: "string", Payload: true, Sink: SinkPaneShell, Stdin: "command", Description: "Shell text; several lines are fine. Required unless resume."},

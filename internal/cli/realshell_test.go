@@ -220,6 +220,39 @@ func TestErrexitPromptHookSurvives(t *testing.T) {
 	}
 }
 
+// A failing run is no failure in the user's shell: its ERR trap (bash)
+// or TRAPZERR (zsh) does not fire. And clearing the line presses no key
+// that moves the cursor, so a user's command bound to C-e (bind -x) does
+// not run, and a half-typed line with the cursor at its start is cleared,
+// not run.
+func TestRunLeavesUserTrapsAndBindings(t *testing.T) {
+	t.Parallel()
+	for _, shell := range []string{"bash", "zsh"} {
+		t.Run(shell, func(t *testing.T) {
+			t.Parallel()
+			srv := tmuxtest.New(t)
+			rc := map[string]string{
+				"bash": "trap 'echo USER-ERR-TRAP' ERR\nbind -x '\"\\C-e\": echo USER-BOUND-KEY'",
+				"zsh":  "TRAPZERR() { echo USER-ERR-TRAP }\nbound() { echo USER-BOUND-KEY }\nzle -N bound\nbindkey '^E' bound",
+			}[shell]
+			pane, _ := userShell(t, srv, "t", shell, rc)
+			runIn(t, srv, pane, "false", 1)
+			runIn(t, srv, pane, "exit 3", 3)
+			srv.Tmux("send-keys", "-t", pane, "-l", "echo half-typed")
+			srv.Tmux("send-keys", "-t", pane, "C-a")
+			if d := runIn(t, srv, pane, "echo after", 0); d["output"] != "after" {
+				t.Errorf("run after a half-typed line: %v", d)
+			}
+			s := srv.Capture(pane)
+			for _, bad := range []string{"USER-ERR-TRAP", "USER-BOUND-KEY", "half-typed\n"} {
+				if strings.Contains(s, bad) {
+					t.Errorf("the pane shows %q:\n%s", bad, s)
+				}
+			}
+		})
+	}
+}
+
 // A vi-mode editor left in command mode takes tmx type --enter as typed:
 // the line is cleared first, and the exact text runs.
 func TestTypeEnterViCommandMode(t *testing.T) {
