@@ -62,7 +62,6 @@ func (c *Client) createExact(nonce string) (exactFiles, error) {
 	if err != nil {
 		return ef, err
 	}
-	pruneExact(filepath.Dir(ef.stdout))
 	for _, p := range []string{ef.stdout, ef.stderr} {
 		f, err := os.OpenFile(p, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
 		if err != nil {
@@ -74,9 +73,10 @@ func (c *Client) createExact(nonce string) (exactFiles, error) {
 	return ef, nil
 }
 
-// pruneExact removes exact runs' files older than exactMaxAge from dir.
-func pruneExact(dir string) {
-	names, _ := filepath.Glob(filepath.Join(dir, "run-*.std*"))
+// pruneRuns removes runs' files (frame scripts and claims, exact runs'
+// streams) older than exactMaxAge from dir.
+func pruneRuns(dir string) {
+	names, _ := filepath.Glob(filepath.Join(dir, "run-*"))
 	for _, n := range names {
 		if st, err := os.Lstat(n); err == nil && time.Since(st.ModTime()) > exactMaxAge {
 			os.Remove(n)
@@ -162,4 +162,74 @@ func countLines(b []byte) int {
 		n++
 	}
 	return n
+}
+
+// frameFilesFor returns the paths of the run nonce's frame files:
+// run-NONCE.sh and run-NONCE.claim in tmx's private directory. Errors:
+// config_error (the directory cannot be used, or its path holds a
+// control character, which the typed line may not).
+func (c *Client) frameFilesFor(nonce string) (frameFiles, error) {
+	dir, err := statedir.Dir(c.getenv)
+	if err != nil {
+		return frameFiles{}, err
+	}
+	if strings.IndexFunc(dir, func(r rune) bool { return r < 0x20 || r == 0x7f }) >= 0 {
+		return frameFiles{}, tmxerr.Errorf(tmxerr.ConfigError, "tmx's private directory %q holds a control character, which a typed line cannot", dir).
+			WithHint("set XDG_RUNTIME_DIR (or TMPDIR) to a directory whose path has none")
+	}
+	pruneRuns(dir)
+	base := filepath.Join(dir, "run-"+nonce)
+	return frameFiles{script: base + ".sh", claim: base + ".claim"}, nil
+}
+
+// write writes the frame script (mode 0600, a file of its own: it holds
+// the command).
+func (ff frameFiles) write(script string) error {
+	f, err := os.OpenFile(ff.script, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	if err == nil {
+		_, err = f.WriteString(script)
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+	}
+	if err != nil {
+		return tmxerr.Wrap(tmxerr.ConfigError, err, "cannot write the frame script: %v", err)
+	}
+	return nil
+}
+
+// takeClaim creates the run's claim file exclusively, as the frame does
+// before it runs the command: started is true when the frame had created
+// it (the command began); false when tmx did, and then the frame never
+// starts, and the script is replaced by an empty one, so a late line runs
+// nothing and the command's text is gone. known is false when the claim
+// could not be tried.
+func (ff *frameFiles) takeClaim() (started, known bool) {
+	f, err := os.OpenFile(ff.claim, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	switch {
+	case err == nil:
+		f.Close()
+		tmp := ff.script + ".tmp"
+		if os.WriteFile(tmp, []byte(":\n"), 0o600) == nil {
+			os.Rename(tmp, ff.script)
+		}
+		ff.claimedByTmx = true
+		return false, true
+	case os.IsExist(err):
+		return true, true
+	}
+	return false, false
+}
+
+// remove removes the frame's files, once the frame has begun (a shell
+// that sources a file reads it through a descriptor it keeps) or was never
+// typed. A frame tmx claimed keeps them: a line typed but not yet run
+// sources the empty script and finds the claim taken; they go with the
+// others of a day old.
+func (ff *frameFiles) remove() {
+	if ff.claimedByTmx {
+		return
+	}
+	os.Remove(ff.script)
+	os.Remove(ff.claim)
 }

@@ -2,6 +2,7 @@ package client
 
 import (
 	"path"
+	"path/filepath"
 	"strconv"
 	"strings"
 )
@@ -62,9 +63,18 @@ func (m frameMarkers) endStatus(line string) (int, bool) {
 	return n, true
 }
 
+// isStart reports whether line is the start marker's line: the marker
+// itself, or a line that ends with it. The marker begins with a carriage
+// return, not a newline; a typed line that exactly fills the pane's width
+// is marked wrapped by tmux (the line editor wraps it), and a joined
+// capture (capture-pane -J) then puts the marker at its end. Nothing else
+// can end with it: the typed line does not hold it whole, and the command
+// cannot know it.
+func (m frameMarkers) isStart(line string) bool { return strings.HasSuffix(line, m.start()) }
+
 func (m frameMarkers) hasStart(lines []string) bool {
 	for _, l := range lines {
-		if l == m.start() {
+		if m.isStart(l) {
 			return true
 		}
 	}
@@ -87,7 +97,7 @@ func (m frameMarkers) hasEnd(lines []string) bool {
 func (m frameMarkers) extract(lines []string) (out []string, status int, started, overflow bool) {
 	first := -1
 	for i, l := range lines {
-		if l == m.start() {
+		if m.isStart(l) {
 			first = i
 			break
 		}
@@ -118,9 +128,10 @@ func (m frameMarkers) extract(lines []string) (out []string, status int, started
 }
 
 // buildFrame returns the short line typed into the pane and the script
-// it evaluates, which the line reads from the private buffer buf (and
-// deletes). shell is the shell's name (bash, zsh, dash, fish, ...): the
-// script is written for it. See [Client.Run].
+// it sources, which tmx writes to ff.script; the script runs the command
+// only once it has taken the claim ff.claim. shell is the shell's name
+// (bash, zsh, dash, fish, ...): the script is written for it. See
+// [Client.Run].
 //
 // The typed line starts with a space and holds no control character: fish
 // keeps no line that starts with a space in its history, and tmux 3.7's
@@ -178,10 +189,14 @@ func (m frameMarkers) extract(lines []string) (out []string, status int, started
 // With exact files (an exact run; nil otherwise), the command's stdout and
 // stderr go to them instead of the terminal; the markers still go to the
 // terminal, and stdin stays the terminal.
-func buildFrame(kind shellKind, shell, tmux, socket string, m frameMarkers, buf, command string, exact *exactFiles) (typed, script string) {
+func buildFrame(kind shellKind, shell, tmux, socket string, m frameMarkers, ff frameFiles, command string, exact *exactFiles) (typed, script string) {
 	if kind == shellFish {
 		q := fishQuote
-		typed = " eval (command " + q(tmux) + " -S " + q(socket) + " show-buffer -b " + buf + " \\; delete-buffer -b " + buf + " | string collect)"
+		// eval, not source: fish cancels the rest of a sourced file when a
+		// job in it gets SIGINT, even one that traps it and exits, so a
+		// C-c would skip the frame's end line (fish 3.6); eval of the
+		// text does not. The text comes from a builtin (no process).
+		typed = " eval (builtin string collect < " + q(ff.script) + ")"
 		// The nested fish reads the user's config.fish, which may turn
 		// fish_trace on: it shadows it before it prints the start marker,
 		// so no trace line falls between the markers.
@@ -194,12 +209,16 @@ func buildFrame(kind shellKind, shell, tmux, socket string, m frameMarkers, buf,
 			vars += " __tmx_out=" + q(exact.stdout) + " __tmx_err=" + q(exact.stderr)
 		}
 		nested := `trap "exit 130" INT; trap "exit 143" TERM; "$0" -c "set -l fish_trace; builtin printf '\r%s%s\r\n' ` + m.half1 + " " + m.half2 + `-s; ` + run + `"`
+		// fish has no atomic create-or-fail that stays quiet (>? warns on
+		// the terminal), so sh makes the claim.
 		script = "begin\n" +
 			"set -l fish_trace\n" +
 			"set -l __tmx_t " + q(tmux) + "; set -l __tmx_s " + q(socket) + "\n" +
+			"if command sh -c " + q(`set -C; command true >"$1"`) + " sh " + q(ff.claim) + " 2>/dev/null\n" +
 			vars + " command sh -c " + q(nested) + " (status fish-path)\n" +
 			"builtin printf '\\r\\n%s%s:%s\\r\\n' " + m.half1 + " " + m.half2 + "-e $status\n" +
 			"command $__tmx_t -S $__tmx_s wait-for -S " + m.channel + "\n" +
+			"end\n" +
 			"end\n"
 		return typed, script
 	}
@@ -208,18 +227,23 @@ func buildFrame(kind shellKind, shell, tmux, socket string, m frameMarkers, buf,
 	if shell == "bash" || shell == "zsh" {
 		b = `\builtin `
 	}
-	typed = " " + b + "eval \"$(" + q(tmux) + " -S " + q(socket) + " show-buffer -b " + buf + " \\; delete-buffer -b " + buf + ")\""
+	typed = " " + b + ". " + q(ff.script)
 	var top, sub strings.Builder
-	top.WriteString("__tmx_o=$-\n" + b + "set +e\n")
+	// The claim: the frame runs only if it creates the claim file itself
+	// (set -C: an exclusive create, in a subshell so the user's noclobber
+	// is untouched); tmx creates it first to keep a late line from
+	// running the command.
+	top.WriteString("__tmx_o=$-\n" + b + "set +e\n__tmx_go=\n" +
+		"(" + b + "set -C; \\command true >" + q(ff.claim) + ") 2>/dev/null && __tmx_go=1\n")
 	sub.WriteString("(" + b + "set +xv\n")
 	switch shell {
 	case "bash":
 		// history 1 prints "  NUM  LINE" (HISTTIMEFORMAT would insert a
-		// time); the line is the typed one only if it holds the buffer's
+		// time); the line is the typed one only if it holds the script's
 		// name.
 		top.WriteString("case :$SHELLOPTS: in *:history:*)\n" +
 			"__tmx_h=$(HISTTIMEFORMAT= " + b + "history 1) || :\n" +
-			"case $__tmx_h in *" + buf + "*)\n" +
+			"case $__tmx_h in *" + filepath.Base(ff.script) + "*)\n" +
 			"__tmx_h=${__tmx_h#\"${__tmx_h%%[0-9]*}\"}\n" +
 			b + "history -d \"${__tmx_h%%[!0-9]*}\" || :;;\n" +
 			"esac\n" + b + "unset __tmx_h;;\nesac\n")
@@ -230,7 +254,7 @@ func buildFrame(kind shellKind, shell, tmux, socket string, m frameMarkers, buf,
 		// frame line, which keeps it out of the history; emulate -L also
 		// sets LOCAL_TRAPS, so the user's ZERR trap, off inside the hook,
 		// does not fire for that status, and is back after it.
-		top.WriteString("__tmx_nohist() { " + b + "emulate -L zsh; " + b + "trap - ZERR; [[ $1 != ' " + b + "eval \"$('*'show-buffer -b tmx-run-'* ]] || " + b + "return 1; }\n" +
+		top.WriteString("__tmx_nohist() { " + b + "emulate -L zsh; " + b + "trap - ZERR; " + `[[ $1 != " \\builtin . '"*/run-*.sh"'"* ]] || ` + b + "return 1; }\n" +
 			"(( ${zshaddhistory_functions[(Ie)__tmx_nohist]:-0} )) || zshaddhistory_functions+=(__tmx_nohist)\n")
 		sub.WriteString(b + "unsetopt printexitvalue errreturn\n" + b + "trap - ZERR DEBUG\n")
 	}
@@ -239,9 +263,18 @@ func buildFrame(kind shellKind, shell, tmux, socket string, m frameMarkers, buf,
 		b + "trap '" + b + "exit 130' INT;" + b + "trap '" + b + "exit 143' TERM;" + b + "trap '" + b + "exit 129' HUP\n" +
 		b + "printf '\\r%s%s\\r\\n' " + m.half1 + " " + m.half2 + "-s\n" +
 		"(" + b + "eval " + q(" "+command) + ")" + exactRedirect(exact) + ") || " + b + ":\n")
-	script = top.String() + sub.String() +
-		"case $__tmx_o in *e*) " + b + "set -e;; esac\n" + b + "unset __tmx_o\n"
+	script = top.String() + "case $__tmx_go in 1)\n" + sub.String() + ";;\nesac\n" +
+		"case $__tmx_o in *e*) " + b + "set -e;; esac\n" + b + "unset __tmx_o __tmx_go\n"
 	return typed, script
+}
+
+// frameFiles are a run's two files in tmx's private directory: the frame
+// script the typed line sources, and the claim the frame (or tmx, to keep
+// it from starting) creates exclusively, so exactly one of them does.
+type frameFiles struct {
+	script, claim string
+	// claimedByTmx is true once tmx took the claim (the frame never runs).
+	claimedByTmx bool
 }
 
 // exactRedirect is the POSIX redirection of an exact run's command to its

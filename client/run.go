@@ -214,16 +214,20 @@ func CheckCommand(command string) error {
 
 // Run types a framed command into a shell pane and waits for it.
 //
-// What is typed is one short, fixed line: eval of a private tmux buffer,
-// read and deleted in one tmux call. The buffer holds the frame script and
-// the command (see [buildFrame]), so history expansion, tab completion and
-// the line editor never see the command, and a later capture shows one
-// short line of plumbing instead of the command. The line itself is
+// What is typed is one short, fixed line that sources the frame script
+// from a file of tmx's private directory (mode 0600; see [frameFiles]):
+// the script holds the command (see [buildFrame]), so history expansion,
+// tab completion and the line editor never see the command, a later
+// capture shows one short line of plumbing instead of the command, and no
+// tmux client runs in the pane to fetch it (the shell reads the file
+// itself). The frame runs only if it takes the run's claim first, an
+// exclusive create; tmx takes it instead when it finds no start marker,
+// so a line the shell runs late starts nothing. The line itself is
 // delivered by pasting another private buffer: paste-buffer reaches only
 // its target pane, even with synchronize-panes on, and tmux never parses
 // the text (docs/design/tmux-behaviours.md, "Arguments tmux parses").
 //
-// Before typing, the shell's line editor is reset ([resetLineEditor]):
+// Before typing, the shell's line editor is reset ([resetLine]):
 // text left on the prompt line is discarded, and a vi-mode editor left in
 // command mode is back in insert mode, so the line arrives as typed.
 //
@@ -258,13 +262,17 @@ func (c *Client) Run(ctx context.Context, snap *Snapshot, p PaneInfo, command st
 		c: c, pane: p, res: res, heartbeat: o.Heartbeat,
 		m: frameMarkers{half1: "__tmx" + nonce[:8], half2: nonce[8:],
 			channel: fmt.Sprintf("tmx-%d-%s", os.Getpid(), nonce)},
-		cmdBuf: "tmx-run-" + nonce,
 		// The start marker is printed at or below the cursor row at this
 		// moment; its absolute row (history_size + cursor_y) only moves up
 		// if tmux drops old history.
 		startAbs: p.HistorySize + p.CursorY,
 	}
 	lineBuf := "tmx-line-" + nonce
+	ff, err := c.frameFilesFor(nonce)
+	if err != nil {
+		return nil, err
+	}
+	f.ff = &ff
 	if o.Exact {
 		ef, err := c.createExact(nonce)
 		if err != nil {
@@ -272,7 +280,11 @@ func (c *Client) Run(ctx context.Context, snap *Snapshot, p PaneInfo, command st
 		}
 		f.exact = &ef
 	}
-	typed, script := buildFrame(kind, shellName, c.tmux, snap.Server.SocketPath, f.m, f.cmdBuf, command, f.exact)
+	typed, script := buildFrame(kind, shellName, c.tmux, snap.Server.SocketPath, f.m, ff, command, f.exact)
+	if err := ff.write(script); err != nil {
+		f.removeFiles()
+		return nil, err
+	}
 	resetKeys, _ := resetLine(p, ps.Editing)
 	if !tmux.Alive(p.PanePID) {
 		// The shell ended since it was probed, or on the SIGINT reset
@@ -280,28 +292,23 @@ func (c *Client) Run(ctx context.Context, snap *Snapshot, p PaneInfo, command st
 		// errexit). Nothing was typed, and nothing may be pasted: tmux
 		// 3.3a's server crashes pasting into a pane whose program has
 		// exited.
-		if f.exact != nil {
-			f.exact.remove()
-		}
+		f.removeFiles()
 		return nil, tmxerr.Errorf(tmxerr.PaneExited, "pane %s's %s exited when tmx cleared its command line, as it would on a C-c at its prompt; nothing was typed", p.PaneID, shellName)
 	}
 
 	deadline, cancel := context.WithTimeout(ctx, o.Timeout)
 	defer cancel()
 	waiter := c.startWaiter(deadline, f.m.channel, p)
-	args := []string{"load-buffer", "-b", f.cmdBuf, "-",
-		";", "set-buffer", "-b", lineBuf, "--", Arg(typed + "\n")}
+	args := []string{"set-buffer", "-b", lineBuf, "--", Arg(typed + "\n")}
 	if len(resetKeys) > 0 {
 		args = append(append(args, ";", "send-keys", "-t", p.PaneID), resetKeys...)
 	}
 	args = append(args, ";", "paste-buffer", "-d", "-b", lineBuf, "-t", p.PaneID)
-	if _, err := c.Exec(ctx, strings.NewReader(script), args...); err != nil {
+	if _, err := c.Exec(ctx, nil, args...); err != nil {
 		cancel()
 		<-waiter
-		c.deleteBuffers(f.cmdBuf, lineBuf)
-		if f.exact != nil {
-			f.exact.remove()
-		}
+		c.deleteBuffers(lineBuf)
+		f.removeFiles()
 		return nil, err
 	}
 	f.typedAt = time.Now()
@@ -321,6 +328,16 @@ func (c *Client) Run(ctx context.Context, snap *Snapshot, p PaneInfo, command st
 	return res, nil
 }
 
+// removeFiles removes a frame's files before anything was typed.
+func (f *frame) removeFiles() {
+	if f.ff != nil {
+		f.ff.remove()
+	}
+	if f.exact != nil {
+		f.exact.remove()
+	}
+}
+
 // frame is one framed run being waited for: the pane it was typed into,
 // its markers, and what has been learnt about it so far.
 type frame struct {
@@ -332,13 +349,13 @@ type frame struct {
 	// below.
 	startAbs  int
 	heartbeat time.Duration
-	// cmdBuf is the command's buffer, which the frame reads and deletes
-	// when it starts; empty for a resumed run, known to have started.
-	cmdBuf  string
+	// ff are the frame's script and claim files; nil for a resumed run,
+	// known to have started.
+	ff      *frameFiles
 	typedAt time.Time
 	// startSeen is true once a capture held the start marker; bufGone once
-	// the command's buffer was found consumed (the frame read it), and
-	// bufChecked once that was asked.
+	// the claim was found taken (the frame began), and bufChecked once that
+	// was asked.
 	startSeen, bufGone, bufChecked bool
 	// notStarted is true when the frame is known never to start: its
 	// buffer was deleted before the frame read it.
@@ -351,7 +368,7 @@ type frame struct {
 }
 
 // started reports whether the frame is known to have started.
-func (f *frame) started() bool { return f.cmdBuf == "" || f.startSeen || f.bufGone }
+func (f *frame) started() bool { return f.ff == nil || f.startSeen || f.bufGone }
 
 // await waits until the end marker is on the pane, the deadline passes,
 // the frame is found not to have started, or the pane or server goes away
@@ -464,7 +481,7 @@ func (f *frame) checkStart(ctx context.Context) (lines []string, ok bool) {
 		f.startSeen = true
 		return l, true
 	}
-	started, known := f.c.consumeBuffer(f.cmdBuf)
+	started, known := f.ff.takeClaim()
 	f.bufChecked = known
 	switch {
 	case !known:
@@ -515,7 +532,7 @@ func (f *frame) finish(ctx context.Context, lines []string, found bool, o RunOpt
 		// it had not, keeps a late start from running it (the frame then
 		// evals nothing). When that cannot be told, say started: a caller
 		// that retries a command that did run can do harm.
-		switch started, known := f.c.consumeBuffer(f.cmdBuf); {
+		switch started, known := f.ff.takeClaim(); {
 		case !known:
 			res.Started = true
 			res.StartUnknown = true
@@ -550,6 +567,9 @@ func (f *frame) finish(ctx context.Context, lines []string, found bool, o RunOpt
 	}
 	if !res.TimedOut || !res.Started {
 		res.Resume = ""
+	}
+	if f.ff != nil && (res.Started && !res.StartUnknown || f.notStarted) {
+		f.ff.remove()
 	}
 	if f.exact != nil {
 		res.Stdout, res.Stderr = f.exact.read(o.MaxLines, o.MaxBytes)
@@ -871,22 +891,6 @@ func (c *Client) serverExiting(ctx context.Context) bool {
 // serverExitGrace bounds how long a pane's disappearance waits to be told
 // from its server's exit.
 const serverExitGrace = 500 * time.Millisecond
-
-// consumeBuffer deletes a run's command buffer: started is true when the
-// frame had already read (and deleted) it; known is false when the server
-// could not be asked.
-func (c *Client) consumeBuffer(name string) (started, known bool) {
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
-	defer cancel()
-	_, err := c.Exec(ctx, nil, "delete-buffer", "-b", name)
-	switch {
-	case err == nil:
-		return false, true
-	case strings.Contains(err.Error(), "unknown buffer"), strings.Contains(err.Error(), "no buffer"):
-		return true, true
-	}
-	return false, false
-}
 
 func (c *Client) deleteBuffers(names ...string) {
 	args := []string{}

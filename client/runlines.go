@@ -39,7 +39,7 @@ func isLowerHex(s string) bool {
 func (m frameMarkers) span(lines []Line) (out []Line, ok bool) {
 	first := -1
 	for i, l := range lines {
-		if l.Text == m.start() {
+		if m.isStart(l.Text) {
 			first = i
 			break
 		}
@@ -73,7 +73,7 @@ func (f *frame) locate(ctx context.Context, lines []string) (first, last int) {
 	if p.PaneWidth > 0 && p.PaneHeight > 0 {
 		rows, seen := 0, false
 		for _, l := range lines {
-			if seen = seen || l == f.m.start(); seen {
+			if seen = seen || f.m.isStart(l); seen {
 				rows += max(1, (utf8.RuneCountInString(l)+p.PaneWidth-1)/p.PaneWidth)
 			}
 		}

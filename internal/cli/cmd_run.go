@@ -58,7 +58,7 @@ func runCmd(env *Env) *cli.Command {
 			"sits in the pane (first_line, last_line, run_id), so any of it can be read later without running\n" +
 			"the command again: tmx capture --run ID --from 2480 --to 2520 PANE.\n\n" +
 			"Text typed at the prompt and not yet entered is cleared first (bash and zsh keep it: C-y).\n" +
-			"The pane shows one short line of plumbing per run (eval \"$(tmux ... show-buffer ...)\") and two\n" +
+			"The pane shows one short line of plumbing per run (. '.../run-ID.sh', sourcing the frame) and two\n" +
 			"marker lines (__tmx...); capture, since, search and wait see them like any other text.\n\n" +
 			"Examples:\n   tmx run -- uname -a\n   tmx run --json work -- 'make test 2>&1 | tail -5'\n   TMX_WAIT_MAX_SECONDS=600 tmx run --timeout 600 build:0 -- make",
 		Category: catExecute,

@@ -228,7 +228,7 @@ func lastLines(ctx context.Context, cl *client.Client, panes []client.PaneInfo) 
 // command's output (client/frame.go): its start and end markers, and the
 // line that reads the command from its buffer.
 var runPlumbing = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`^__tmx[0-9a-f]{16}-(s|e:\d+)$|show-buffer -b tmx-run-[0-9a-f]{16}`)
+	return regexp.MustCompile(`^__tmx[0-9a-f]{16}-(s|e:\d+)$|/run-[0-9a-f]{16}\.sh'`)
 })
 
 // lastPrinted is the last line a pane's program printed: its newest

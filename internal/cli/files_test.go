@@ -47,6 +47,8 @@ func TestFilesTmxWrites(t *testing.T) {
 	tmx(t, srv, "", "wait", "--text", "never", "--timeout", "0.2", "f") // a control client: the lock
 	mcpCalls(t, srv, audit, [2]string{"list_panes", `{}`})
 	tmx(t, srv, "", "run", "--exact", "--timeout", "0.3", "f", "--", "sleep 1") // timed out: its files stay
+	mangled, _ := userShell(t, srv, "m", "bash", `bind '"u": "U"'`)
+	tmx(t, srv, "", "run", mangled, "--", "true") // never began: its frame files stay
 
 	var runtimeDir string
 	for _, kv := range srv.Env {
@@ -77,6 +79,11 @@ func TestFilesTmxWrites(t *testing.T) {
 		t.Fatalf("exact runs' files in %s: %v", private, runs)
 	}
 	got["…/run-RUNID.stdout"] = runs[0]
+	frames, _ := filepath.Glob(filepath.Join(private, "run-*.sh"))
+	if len(frames) != 1 {
+		t.Fatalf("frame scripts in %s: %v", private, frames)
+	}
+	got["…/run-RUNID.sh"] = frames[0]
 	if len(want) != len(got) {
 		t.Errorf("the README lists %d files (%v), the test knows %d", len(want), want, len(got))
 	}
@@ -97,7 +104,7 @@ func TestFilesTmxWrites(t *testing.T) {
 	}
 	entries, _ := os.ReadDir(private)
 	for _, e := range entries {
-		if n := e.Name(); n != "cursor.key" && !regexp.MustCompile(`^(tmux-[0-9a-f]{16}\.conf|server-[0-9a-f]{16}\.json|run-[0-9a-f]{16}\.std(out|err))$`).MatchString(n) && !strings.HasSuffix(n, ".tmx-control.lock") {
+		if n := e.Name(); n != "cursor.key" && !regexp.MustCompile(`^(tmux-[0-9a-f]{16}\.conf|server-[0-9a-f]{16}\.json|run-[0-9a-f]{16}\.(stdout|stderr|sh|claim))$`).MatchString(n) && !strings.HasSuffix(n, ".tmx-control.lock") {
 			t.Errorf("%s holds %s, which the README does not list", private, n)
 		}
 	}

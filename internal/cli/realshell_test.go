@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -19,6 +20,10 @@ import (
 // kept in a file of its own, and waits for its prompt. The prompt is
 // "P$ " (bash), "Z% " (zsh) or "F> " (fish). It returns the pane and the
 // history file.
+// frameLine is in the one line tmx run types: it sources the frame's
+// script, run-ID.sh in tmx's private directory.
+const frameLine = "/run-"
+
 func userShell(t *testing.T, srv *tmuxtest.Server, name, shell, rc string) (pane, histfile string) {
 	t.Helper()
 	path := tmuxtest.Shell(t, shell)
@@ -137,7 +142,7 @@ func TestRunUserShells(t *testing.T) {
 			}
 			shellAlive(t, srv, pane)
 			time.Sleep(300 * time.Millisecond) // fish writes its history file after the prompt
-			if h := historyLines(t, hist); strings.Contains(h, "show-buffer") || strings.Contains(h, "tmx-run") {
+			if h := historyLines(t, hist); strings.Contains(h, frameLine) {
 				t.Errorf("tmx's typed line entered the history file:\n%s", h)
 			}
 		})
@@ -156,7 +161,7 @@ func TestRunKeepsBashHistoryList(t *testing.T) {
 	runIn(t, srv, pane, "true", 0)
 	d := runIn(t, srv, pane, "history", 0)
 	out := d["output"].(string)
-	if strings.Contains(out, "show-buffer") || !strings.Contains(out, "echo by-hand") {
+	if strings.Contains(out, frameLine) || !strings.Contains(out, "echo by-hand") {
 		t.Errorf("history list after runs:\n%s", out)
 	}
 }
@@ -168,11 +173,11 @@ func TestRunZshHistoryHook(t *testing.T) {
 	srv := tmuxtest.New(t)
 	pane, hist := userShell(t, srv, "z", "zsh", "setopt INC_APPEND_HISTORY")
 	runIn(t, srv, pane, "true", 0)
-	before := strings.Count(historyLines(t, hist), "show-buffer")
+	before := strings.Count(historyLines(t, hist), frameLine)
 	for i := 0; i < 3; i++ {
 		runIn(t, srv, pane, "true", 0)
 	}
-	if after := strings.Count(historyLines(t, hist), "show-buffer"); after != before || before > 1 {
+	if after := strings.Count(historyLines(t, hist), frameLine); after != before || before > 1 {
 		t.Errorf("zsh history holds %d frame lines after the first run and %d after four:\n%s", before, after, historyLines(t, hist))
 	}
 }
@@ -286,7 +291,7 @@ func TestTypeEnterViCommandMode(t *testing.T) {
 func TestRunMangledLineNotStarted(t *testing.T) {
 	t.Parallel()
 	srv := tmuxtest.New(t)
-	pane, _ := userShell(t, srv, "m", "bash", `bind '"v": "V"'`)
+	pane, _ := userShell(t, srv, "m", "bash", `bind '"u": "U"'`)
 	d := runIn(t, srv, pane, "echo should-not-run", tmxerr.ExitFailure, "--timeout", "60")
 	if d["started"] != false || d["timed_out"] != false || d["exit_status"] != nil || !strings.Contains(d["note"].(string), "did not run") {
 		t.Errorf("document: %v", d)
@@ -302,6 +307,35 @@ func TestRunMangledLineNotStarted(t *testing.T) {
 	if b := srv.Tmux("list-buffers", "-F", "#{buffer_name}"); b != "" {
 		t.Errorf("buffers left behind: %q", b)
 	}
+}
+
+// A line the shell runs only after tmx stopped waiting for the frame to
+// start starts nothing: the frame runs only if it takes the run's claim,
+// and tmx took it when it reported started: false. Here the shell is held
+// past the start grace by a key binding of its own (C-k, which the line
+// reset presses, runs sleep), and then runs tmx's line.
+func TestRunLateLineStartsNothing(t *testing.T) {
+	t.Parallel()
+	srv := tmuxtest.New(t)
+	hold := client.CurrentTiming().StartGrace + time.Second
+	pane, _ := userShell(t, srv, "l", "bash", fmt.Sprintf(`bind -x '"\C-k": sleep %g'`, hold.Seconds()))
+	ran := filepath.Join(t.TempDir(), "ran")
+	d := runIn(t, srv, pane, "touch "+ran, tmxerr.ExitFailure, "--timeout", "60")
+	if d["started"] != false || d["exit_status"] != nil {
+		t.Fatalf("document: %v", d)
+	}
+	// Once the binding is done, the shell reads the rest: a line typed by
+	// hand now runs after tmx's.
+	srv.Tmux("send-keys", "-t", pane, "-l", "echo later-$((6*7))")
+	srv.Tmux("send-keys", "-t", pane, "Enter")
+	srv.WaitFor(pane, func(s string) bool { return strings.Contains(s, "\nlater-42\n") }, 10*time.Second)
+	if _, err := os.Stat(ran); err == nil {
+		t.Errorf("the command ran after tmx reported that it had not started:\n%s", srv.Capture(pane))
+	}
+	if s := srv.Capture(pane); strings.Contains(s, "No such file") {
+		t.Errorf("the late line found no script:\n%s", s)
+	}
+	shellAlive(t, srv, pane)
 }
 
 // A shell running a script is busy (docs/design/input.md, "A shell running a
@@ -340,7 +374,7 @@ func TestRunWaitsForStartupFiles(t *testing.T) {
 	if d["output"] != "started-ok" {
 		t.Errorf("document: %v", d)
 	}
-	if n := strings.Count(srv.Capture(pane), "show-buffer"); n != 1 {
+	if n := strings.Count(srv.Capture(pane), frameLine); n != 1 {
 		t.Errorf("the typed line shows %d times:\n%s", n, srv.Capture(pane))
 	}
 }
@@ -389,7 +423,7 @@ func TestRunTwentyInARealShell(t *testing.T) {
 	}
 	shellAlive(t, srv, pane)
 	runIn(t, srv, pane, "true", 0) // the prompt after it writes the history file
-	if h := historyLines(t, hist); strings.Contains(h, "show-buffer") {
+	if h := historyLines(t, hist); strings.Contains(h, frameLine) {
 		t.Errorf("history file holds tmx's lines:\n%s", h)
 	}
 }

@@ -157,7 +157,7 @@ func (b *bench) runTrue() {
 	row("the frame's own shell work: a subshell, an EXIT trap, a wait-for signal and wait (bash, outside tmux)", ds[1])
 	fmt.Fprintf(&b.out, "\nA run spends: tmx's own start and one snapshot; one connection that loads the command into a\n"+
 		"buffer and pastes the frame, beside the connection that waits; the pane's shell reading the frame\n"+
-		"(a `show-buffer` client), running a subshell and its EXIT trap (a `wait-for -S` client); and the\n"+
+		"(a file it sources), running a subshell and its EXIT trap (a `wait-for -S` client); and the\n"+
 		"waiting connection's capture. Over MCP, add the tmx child process.\n")
 }
 
