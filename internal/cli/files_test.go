@@ -64,26 +64,19 @@ func TestFilesTmxWrites(t *testing.T) {
 		".SOCKET.tmx-control.lock": filepath.Join(filepath.Dir(sock), "."+filepath.Base(sock)+".tmx-control.lock"),
 		"TMX_AUDIT":                audit,
 	}
-	confs, _ := filepath.Glob(filepath.Join(private, "tmux-*.conf"))
-	if len(confs) != 1 {
-		t.Fatalf("configuration files in %s: %v", private, confs)
+	// Each of these is one file of its kind in the private directory.
+	for _, f := range []struct{ row, glob string }{
+		{"…/tmux-HASH.conf", "tmux-*.conf"},
+		{"…/server-HASH.json", "server-*.json"},
+		{"…/run-RUNID.stdout", "run-*.stdout"}, // the timed-out exact run's
+		{"…/run-RUNID.sh", "run-*.sh"},         // the run that never began
+	} {
+		paths, _ := filepath.Glob(filepath.Join(private, f.glob))
+		if len(paths) != 1 {
+			t.Fatalf("%s in %s: %v, want one", f.glob, private, paths)
+		}
+		got[f.row] = paths[0]
 	}
-	got["…/tmux-HASH.conf"] = confs[0]
-	gens, _ := filepath.Glob(filepath.Join(private, "server-*.json"))
-	if len(gens) != 1 {
-		t.Fatalf("server records in %s: %v", private, gens)
-	}
-	got["…/server-HASH.json"] = gens[0]
-	runs, _ := filepath.Glob(filepath.Join(private, "run-*.stdout"))
-	if len(runs) != 1 {
-		t.Fatalf("exact runs' files in %s: %v", private, runs)
-	}
-	got["…/run-RUNID.stdout"] = runs[0]
-	frames, _ := filepath.Glob(filepath.Join(private, "run-*.sh"))
-	if len(frames) != 1 {
-		t.Fatalf("frame scripts in %s: %v", private, frames)
-	}
-	got["…/run-RUNID.sh"] = frames[0]
 	if len(want) != len(got) {
 		t.Errorf("the README lists %d files (%v), the test knows %d", len(want), want, len(got))
 	}
