@@ -2,9 +2,11 @@ package client
 
 import (
 	"encoding/base64"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"time"
 	"unicode/utf8"
 
@@ -232,4 +234,33 @@ func (ff *frameFiles) remove() {
 	}
 	os.Remove(ff.script)
 	os.Remove(ff.claim)
+}
+
+// lockPane takes the run lock of pane p of the server at socket: a file
+// of tmx's private directory, pane-SOCKETHASH-N.lock, held with flock(2)
+// while a run checks the pane, types into it and waits, so that two runs
+// into one pane at once do not type into each other's command. It waits
+// at most d for a run that holds it. It returns the function that lets
+// it go. Errors: pane_busy (another run holds it), config_error.
+func (c *Client) lockPane(socket string, p PaneInfo, d time.Duration) (func(), error) {
+	dir, err := statedir.Dir(c.getenv)
+	if err != nil {
+		return nil, err
+	}
+	path := filepath.Join(dir, fmt.Sprintf("pane-%016x-%s.lock", socketHash(socket), strings.TrimPrefix(p.PaneID, "%")))
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o600)
+	if err != nil {
+		return nil, tmxerr.Wrap(tmxerr.ConfigError, err, "cannot open the pane's run lock: %v", err)
+	}
+	for end := time.Now().Add(d); ; time.Sleep(5 * time.Millisecond) {
+		err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB)
+		if err == nil {
+			return func() { f.Close() }, nil
+		}
+		if err != syscall.EWOULDBLOCK || time.Now().After(end) {
+			f.Close()
+			return nil, tmxerr.Errorf(tmxerr.PaneBusy, "another tmx run is typing into or waiting on pane %s", p.PaneID).
+				WithFix("busy_job")
+		}
+	}
 }

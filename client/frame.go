@@ -111,6 +111,20 @@ func (m frameMarkers) extract(lines []string) (out []string, status int, started
 			break
 		}
 	}
+	if !found && first >= 0 {
+		// A command that moved the cursor up (tput cup 0 0, ESC [H) has its
+		// end line drawn above the start line: the status is still its
+		// own.
+		for i := first - 1; i >= 0; i-- {
+			if s, ok := m.endStatus(lines[i]); ok {
+				status, found = s, true
+				break
+			}
+		}
+		if found {
+			return append([]string(nil), lines[from:]...), status, true, false
+		}
+	}
 	if first < 0 && !found {
 		return nil, 0, false, false
 	}
@@ -283,7 +297,9 @@ func exactRedirect(exact *exactFiles) string {
 	if exact == nil {
 		return ""
 	}
-	return " >" + shQuote(exact.stdout) + " 2>" + shQuote(exact.stderr)
+	// >| and 2>|: tmx made the files, and the user's noclobber (set -C)
+	// would refuse to open them.
+	return " >|" + shQuote(exact.stdout) + " 2>|" + shQuote(exact.stderr)
 }
 
 func shQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }

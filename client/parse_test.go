@@ -79,6 +79,11 @@ func TestFrameMarkers(t *testing.T) {
 	if strings.Join(out, "|") != "|out 2" || status != 3 || started || !overflow {
 		t.Errorf("overflow extract = %q %d %v %v", out, status, started, overflow)
 	}
+	// The command moved the cursor up: its end line is above the start
+	// line, and its status is still the status.
+	if _, status, _, _ := m.extract([]string{m.endPrefix() + "5", "x", m.start(), "junk"}); status != 5 {
+		t.Errorf("end above start: status %d, want 5", status)
+	}
 	// Not ended: everything after the start marker so far.
 	out, _, started, _ = m.extract(lines[:3])
 	if strings.Join(out, "|") != "out 1" || !started {

@@ -249,6 +249,11 @@ func (c *Client) Run(ctx context.Context, snap *Snapshot, p PaneInfo, command st
 		return nil, tmxerr.Errorf(tmxerr.SocketError, "the server's socket path %q contains control characters", snap.Server.SocketPath).
 			WithHint("use a socket whose path has no control characters")
 	}
+	unlock, err := c.lockPane(snap.Server.SocketPath, p, promptSettle+o.Timeout/10)
+	if err != nil {
+		return nil, err
+	}
+	defer unlock()
 	ps, err := checkRunnable(p, snap.Caller, o.Timeout)
 	if err != nil {
 		return nil, err

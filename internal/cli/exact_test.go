@@ -39,6 +39,13 @@ func TestRunExact(t *testing.T) {
 			t.Parallel()
 			srv := tmuxtest.New(t)
 			pane := srv.NewPane("s", shell, 80, 20)
+			if shell != "fish" {
+				// The user's noclobber does not keep the command from its
+				// files (which tmx made before it runs).
+				runIn(t, srv, pane, "true", 0)
+				srv.Tmux("send-keys", "-t", pane, "-l", "set -C")
+				srv.Tmux("send-keys", "-t", pane, "Enter")
+			}
 			cmd := `printf 'a\tb  \r\nc\n'; printf 'e\377rr\n' >&2; exit 3`
 			d := runIn(t, srv, pane, cmd, 3, "--exact")
 			if out, s := streamBytes(t, d, "stdout"); out != "a\tb  \r\nc\n" || s["bytes"] != float64(9) || s["encoding"] != nil {

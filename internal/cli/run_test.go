@@ -637,3 +637,38 @@ func TestRunResumeEdges(t *testing.T) {
 		t.Errorf("dead pane with its end line: %v", d)
 	}
 }
+
+// A command that moves the cursor to the top of the screen has its end
+// line drawn above its start line; its exit status is still reported.
+func TestRunCursorUpKeepsStatus(t *testing.T) {
+	t.Parallel()
+	srv := tmuxtest.New(t)
+	pane := srv.NewPane("s", "bash", 80, 20)
+	runIn(t, srv, pane, "seq 1 40", 0)
+	if d := runIn(t, srv, pane, `printf '\033[H'; echo top; exit 5`, 5); d["exit_status"] != float64(5) {
+		t.Errorf("document: %v", d)
+	}
+}
+
+// Runs into one pane at once take turns: a run's command never reads the
+// line another run types. Each run holds the pane's run lock while it
+// checks, types and waits; the others wait for it (or say pane_busy).
+func TestRunConcurrentSamePane(t *testing.T) {
+	t.Parallel()
+	srv := tmuxtest.New(t)
+	pane := srv.NewPane("s", "bash", 120, 30)
+	for round := 0; round < 3; round++ {
+		reader := tmxAsync(t, srv, "--json", "run", "--timeout", "10", pane, "--", `read -t 1 x; echo "got[$x]"`)
+		other := tmxAsync(t, srv, "--json", "run", "--timeout", "10", pane, "--", "echo second")
+		for _, ch := range []<-chan cliResult{reader, other} {
+			r := <-ch
+			d := r.doc(t)
+			if out, _ := d["output"].(string); strings.Contains(out, "run-") || strings.Contains(out, "builtin") {
+				t.Errorf("round %d: a run read another's typed line: %v", round, d)
+			}
+			if r.code != 0 && d["error"] == nil {
+				t.Errorf("round %d: exit %d: %v", round, r.code, d)
+			}
+		}
+	}
+}
