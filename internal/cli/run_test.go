@@ -280,6 +280,7 @@ func TestRunRefusals(t *testing.T) {
 
 	// A pane not at a shell prompt is refused.
 	busy := srv.Tmux("new-window", "-d", "-P", "-F", "#{pane_id}", "-t", "s", "sleep 60")
+	srv.WaitStarted(busy) // until then the pane runs tmux's own child
 	if code, msg := mustFail(t, srv, 2, "run", busy, "--", "true"); code != tmxerr.PaneBusy || !strings.Contains(msg, "sleep") {
 		t.Errorf("busy pane: %s %q", code, msg)
 	}
