@@ -198,7 +198,9 @@ func (m frameMarkers) extract(lines []string) (out []string, status int, started
 // The markers start and end with a carriage return as well as a newline: a
 // command may turn the terminal's onlcr off (stty -onlcr, stty raw), and a
 // bare newline would then leave the marker indented, no longer a whole
-// line of its own.
+// line of its own. Each is followed by erase-to-end-of-line (ESC [K): a
+// command that moved the cursor up leaves text on the rows below, and the
+// rest of a longer old line would otherwise follow the marker.
 //
 // With exact files (an exact run; nil otherwise), the command's stdout and
 // stderr go to them instead of the terminal; the markers still go to the
@@ -222,7 +224,7 @@ func buildFrame(kind shellKind, shell, tmux, socket string, m frameMarkers, ff f
 			run = `set -l __tmx_c \$__tmx_cmd; set -l __tmx_1 \$__tmx_out; set -l __tmx_2 \$__tmx_err; set -e -g __tmx_cmd __tmx_out __tmx_err; begin; eval \$__tmx_c; end >\$__tmx_1 2>\$__tmx_2`
 			vars += " __tmx_out=" + q(exact.stdout) + " __tmx_err=" + q(exact.stderr)
 		}
-		nested := `trap "exit 130" INT; trap "exit 143" TERM; "$0" -c "set -l fish_trace; builtin printf '\r%s%s\r\n' ` + m.half1 + " " + m.half2 + `-s; ` + run + `"`
+		nested := `trap "exit 130" INT; trap "exit 143" TERM; "$0" -c "set -l fish_trace; builtin printf '\r%s%s\033[K\r\n' ` + m.half1 + " " + m.half2 + `-s; ` + run + `"`
 		// fish has no atomic create-or-fail that stays quiet (>? warns on
 		// the terminal), so sh makes the claim.
 		script = "begin\n" +
@@ -230,7 +232,7 @@ func buildFrame(kind shellKind, shell, tmux, socket string, m frameMarkers, ff f
 			"set -l __tmx_t " + q(tmux) + "; set -l __tmx_s " + q(socket) + "\n" +
 			"if command sh -c " + q(`set -C; command true >"$1"`) + " sh " + q(ff.claim) + " 2>/dev/null\n" +
 			vars + " command sh -c " + q(nested) + " (status fish-path)\n" +
-			"builtin printf '\\r\\n%s%s:%s\\r\\n' " + m.half1 + " " + m.half2 + "-e $status\n" +
+			"builtin printf '\\r\\n%s%s:%s\\033[K\\r\\n' " + m.half1 + " " + m.half2 + "-e $status\n" +
 			"command $__tmx_t -S $__tmx_s wait-for -S " + m.channel + "\n" +
 			"end\n" +
 			"end\n"
@@ -273,9 +275,9 @@ func buildFrame(kind shellKind, shell, tmux, socket string, m frameMarkers, ff f
 		sub.WriteString(b + "unsetopt printexitvalue errreturn\n" + b + "trap - ZERR DEBUG\n")
 	}
 	sub.WriteString("__tmx_t=" + q(tmux) + " __tmx_s=" + q(socket) + "\n" +
-		b + "trap 's=$?;" + b + "printf \"\\r\\n%s%s:%s\\r\\n\" " + m.half1 + " " + m.half2 + "-e \"$s\";\"$__tmx_t\" -S \"$__tmx_s\" wait-for -S " + m.channel + "' 0\n" +
+		b + "trap 's=$?;" + b + "printf \"\\r\\n%s%s:%s\\033[K\\r\\n\" " + m.half1 + " " + m.half2 + "-e \"$s\";\"$__tmx_t\" -S \"$__tmx_s\" wait-for -S " + m.channel + "' 0\n" +
 		b + "trap '" + b + "exit 130' INT;" + b + "trap '" + b + "exit 143' TERM;" + b + "trap '" + b + "exit 129' HUP\n" +
-		b + "printf '\\r%s%s\\r\\n' " + m.half1 + " " + m.half2 + "-s\n" +
+		b + "printf '\\r%s%s\\033[K\\r\\n' " + m.half1 + " " + m.half2 + "-s\n" +
 		"(" + b + "eval " + q(" "+command) + ")" + exactRedirect(exact) + ") || " + b + ":\n")
 	script = top.String() + "case $__tmx_go in 1)\n" + sub.String() + ";;\nesac\n" +
 		"case $__tmx_o in *e*) " + b + "set -e;; esac\n" + b + "unset __tmx_o __tmx_go\n"

@@ -673,3 +673,23 @@ func TestRunConcurrentSamePane(t *testing.T) {
 		}
 	}
 }
+
+// A command that moved the cursor up leaves longer lines below it; the
+// end line drawn over one of them is still a whole line of its own.
+func TestRunEndLineOverOldText(t *testing.T) {
+	t.Parallel()
+	for _, shell := range []string{"bash", "fish"} {
+		t.Run(shell, func(t *testing.T) {
+			t.Parallel()
+			srv := tmuxtest.New(t)
+			pane := srv.NewPane("s", shell, 100, 30)
+			cmd := `for i in 1 2 3 4 5; do printf '%070d\n' 0; done; printf '\033[3A'; exit 4`
+			if shell == "fish" {
+				cmd = `for i in 1 2 3 4 5; printf '%070d\n' 0; end; printf '\033[3A'; exit 4`
+			}
+			if d := runIn(t, srv, pane, cmd, 4); d["exit_status"] != float64(4) {
+				t.Errorf("document: %v", d)
+			}
+		})
+	}
+}
