@@ -290,7 +290,7 @@ func (c *Client) Run(ctx context.Context, snap *Snapshot, p PaneInfo, command st
 		f.removeFiles()
 		return nil, err
 	}
-	resetKeys, _ := resetLine(p, ps.Editing)
+	resetKeys, _ := c.resetLine(ctx, p, ps.Editing)
 	if !tmux.Alive(p.PanePID) {
 		// The shell ended since it was probed, or on the SIGINT reset
 		// (a shell whose prompt hook fails on the status it leaves, under

@@ -1,7 +1,11 @@
 package client
 
 import (
+	"context"
+	"regexp"
+	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 
@@ -184,11 +188,29 @@ var lineResetKeys = []string{"Escape", "S", "C-u", "C-k", "C-u"}
 // started: false. fish (no errexit) is reset with SIGINT
 // ([resetLineEditor]) and gets no keys. It reports whether the line was
 // reset.
-func resetLine(p PaneInfo, editing bool) (keys []string, reset bool) {
-	if name, _ := paneShell(p); (name == "bash" || name == "zsh") && editing {
+//
+// A continuation prompt is told by the line the cursor is on: bash's and
+// zsh's default PS2 ("> ", zsh's "dquote> ", "for> " ...). There the keys
+// would leave the lines before it pending, and the typed line would end
+// the user's half-typed command as its arguments, so the shell gets
+// SIGINT, which cancels the whole command.
+func (c *Client) resetLine(ctx context.Context, p PaneInfo, editing bool) (keys []string, reset bool) {
+	if name, _ := paneShell(p); (name == "bash" || name == "zsh") && editing && !c.atContinuation(ctx, p) {
 		return lineResetKeys, true
 	}
 	return nil, resetLineEditor(p.PanePID, p.PaneTTY, editing, resetWait)
+}
+
+// continuationPrompt matches the start of a line that bash's or zsh's
+// default PS2 begins.
+var continuationPrompt = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a-z ]*>(\s|$)`) })
+
+// atContinuation reports whether the line the cursor of p is on begins
+// like a continuation prompt (one capture of that row).
+func (c *Client) atContinuation(ctx context.Context, p PaneInfo) bool {
+	row := strconv.Itoa(p.CursorY)
+	out, err := c.Exec(ctx, nil, "capture-pane", "-p", "-t", p.PaneID, "-S", row, "-E", row)
+	return err == nil && continuationPrompt().Match(out)
 }
 
 const sigintBit = 1 << (syscall.SIGINT - 1)

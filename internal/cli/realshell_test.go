@@ -684,3 +684,29 @@ func TestSubmitOnceToSlowProgram(t *testing.T) {
 		t.Errorf("chunks = %v, want exactly one Enter", got)
 	}
 }
+
+// A shell left at a continuation prompt (a line ended with \, an unclosed
+// quote) holds a half-typed command that a run's typed line would finish
+// as its arguments: the run cancels it first, and the command runs alone.
+func TestRunAtContinuationPrompt(t *testing.T) {
+	t.Parallel()
+	for _, shell := range []string{"bash", "zsh"} {
+		t.Run(shell, func(t *testing.T) {
+			t.Parallel()
+			srv := tmuxtest.New(t)
+			pane, _ := userShell(t, srv, "c", shell, "")
+			dest := t.TempDir()
+			srv.Tmux("send-keys", "-t", pane, "-l", "cp -t "+dest+" \\")
+			srv.Tmux("send-keys", "-t", pane, "Enter")
+			srv.WaitFor(pane, func(s string) bool {
+				return strings.Contains(s, "\n> ") || strings.HasSuffix(strings.TrimSpace(s), ">")
+			}, 5*time.Second)
+			if d := runIn(t, srv, pane, "echo alone", 0); d["output"] != "alone" {
+				t.Errorf("document: %v", d)
+			}
+			if ents, _ := os.ReadDir(dest); len(ents) > 0 {
+				t.Errorf("the half-typed cp ran with tmx's line: %d files in %s", len(ents), dest)
+			}
+		})
+	}
+}

@@ -214,9 +214,13 @@ func TestRunShellExitsAfterFrame(t *testing.T) {
 	pane := srv.Session("s", 80, 20, "env", "PS1=$ ", "PROMPT_COMMAND=[ -e "+flag+" ] && exit 0", "bash", "--norc", "--noprofile", "-i")
 	srv.Tmux("split-window", "-d", "-t", pane) // keep the session when the pane goes
 	srv.WaitFor(pane, func(s string) bool { return strings.Contains(s, "$") }, 10*time.Second)
-	d := runIn(t, srv, pane, "touch "+flag+"; exit 4", 4)
-	if d["exit_status"] != float64(4) || d["pane_exited"] != true {
-		t.Errorf("document: %v", d)
+	// The status stands when tmx read the end line before tmux closed the
+	// pane; under load the pane can be gone first, and then no status is
+	// the true answer. Either way the shell's exit is reported.
+	r := tmx(t, srv, "", "--json", "run", pane, "--", "touch "+flag+"; exit 4")
+	d := r.doc(t)
+	if st := d["exit_status"]; d["pane_exited"] != true || !(r.code == 4 && st == float64(4) || r.code == 1 && st == nil) {
+		t.Errorf("exit %d, document: %v", r.code, d)
 	}
 }
 
