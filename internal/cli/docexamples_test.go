@@ -10,6 +10,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -87,8 +88,16 @@ func newDocWorld(t *testing.T, path ...string) *docWorld {
 	write(filepath.Join(w.work, "prompt.txt"), "summarize the repo\nin three lines\n", 0o644)
 	t.Cleanup(func() {
 		// Every server the examples started lives in the private directory.
+		// The panes' process groups go first: a program such as make
+		// outlives the hangup that kill-server sends it.
 		socks, _ := filepath.Glob(filepath.Join(w.tmuxDir, "tmux-*", "*"))
 		for _, s := range socks {
+			out, _ := exec.Command("tmux", "-S", s, "list-panes", "-a", "-F", "#{pane_pid}").Output()
+			for _, f := range strings.Fields(string(out)) {
+				if pid, err := strconv.Atoi(f); err == nil && pid > 1 {
+					syscall.Kill(-pid, syscall.SIGKILL)
+				}
+			}
 			exec.Command("tmux", "-S", s, "kill-server").Run()
 		}
 		os.RemoveAll(base)
