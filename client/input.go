@@ -170,6 +170,23 @@ func checkCohort(cohort []PaneInfo, caller Caller, o InputOptions) error {
 	return nil
 }
 
+// startInput begins a send to p that reaches its whole cohort (the panes
+// synchronize-panes joins it to): it checks the cohort ([checkCohort]),
+// cancels their modes when o.ExitMode allows, and returns the cohort and
+// the result to fill in.
+func (c *Client) startInput(ctx context.Context, snap *Snapshot, p PaneInfo, o InputOptions) ([]PaneInfo, *InputResult, error) {
+	cohort := snap.Cohort(p)
+	if err := checkCohort(cohort, snap.Caller, o); err != nil {
+		return nil, nil, err
+	}
+	res := inputResult(p, cohort)
+	var err error
+	if res.ExitedMode, err = c.exitModes(ctx, cohort); err != nil {
+		return nil, nil, err
+	}
+	return cohort, res, nil
+}
+
 // exitModes cancels the mode of every pane of panes that is in one
 // (copy-mode -q leaves copy mode and any other mode, tmux 3.2+), in one
 // tmux call, and reports whether it cancelled any.
@@ -220,13 +237,8 @@ func (c *Client) SendKeys(ctx context.Context, snap *Snapshot, p PaneInfo, keys 
 			return nil, err
 		}
 	}
-	cohort := snap.Cohort(p)
-	if err := checkCohort(cohort, snap.Caller, o); err != nil {
-		return nil, err
-	}
-	res := inputResult(p, cohort)
-	var err error
-	if res.ExitedMode, err = c.exitModes(ctx, cohort); err != nil {
+	_, res, err := c.startInput(ctx, snap, p, o)
+	if err != nil {
 		return nil, err
 	}
 	w, err := c.awaitInput(ctx, snap, p, o)
@@ -283,13 +295,8 @@ func (c *Client) TypeText(ctx context.Context, snap *Snapshot, p PaneInfo, text 
 	if err := CheckTypedText(text); err != nil {
 		return nil, err
 	}
-	cohort := snap.Cohort(p)
-	if err := checkCohort(cohort, snap.Caller, o); err != nil {
-		return nil, err
-	}
-	res := inputResult(p, cohort)
-	var err error
-	if res.ExitedMode, err = c.exitModes(ctx, cohort); err != nil {
+	cohort, res, err := c.startInput(ctx, snap, p, o)
+	if err != nil {
 		return nil, err
 	}
 	shell := shellPrompt(p)
