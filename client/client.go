@@ -5,7 +5,9 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"sync"
 
+	"github.com/tmx-sh/tmx/internal/statedir"
 	"github.com/tmx-sh/tmx/internal/tmux"
 	"github.com/tmx-sh/tmx/tmxerr"
 )
@@ -41,6 +43,9 @@ type Client struct {
 	socket Socket
 	getenv func(string) string
 	limits Limits
+	// stateDir is tmx's private directory (statedir.Dir), made and checked
+	// once per client.
+	stateDir func() (string, error)
 }
 
 // New resolves the tmux binary to an absolute path and selects the socket.
@@ -54,6 +59,7 @@ func New(opts Options) (*Client, error) {
 	}
 	getenv := tmux.EnvLookup(environ)
 	c := &Client{getenv: getenv}
+	c.stateDir = sync.OnceValues(func() (string, error) { return statedir.Dir(getenv) })
 	sock, err := tmux.SelectSocket(opts.SocketName, opts.SocketPath, getenv)
 	if err != nil {
 		return nil, err

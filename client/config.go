@@ -9,7 +9,6 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/tmx-sh/tmx/internal/statedir"
 	"github.com/tmx-sh/tmx/internal/tmux"
 	"github.com/tmx-sh/tmx/tmxerr"
 )
@@ -37,7 +36,7 @@ func (c *Client) configFile() (string, error) {
 	if err != nil {
 		return "", err
 	}
-	dir, err := statedir.Dir(c.getenv)
+	dir, err := c.stateDir()
 	if err != nil {
 		return "", err
 	}

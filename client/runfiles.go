@@ -1,5 +1,9 @@
 package client
 
+// A run's files in tmx's private directory (package statedir): an exact
+// run's stdout and stderr, the frame script and its claim, and the run
+// lock of each pane.
+
 import (
 	"encoding/base64"
 	"fmt"
@@ -10,7 +14,6 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/tmx-sh/tmx/internal/statedir"
 	"github.com/tmx-sh/tmx/tmxerr"
 )
 
@@ -48,7 +51,7 @@ const exactMaxAge = 24 * time.Hour
 
 // exactFilesFor returns the paths of the run nonce's files.
 func (c *Client) exactFilesFor(nonce string) (exactFiles, error) {
-	dir, err := statedir.Dir(c.getenv)
+	dir, err := c.stateDir()
 	if err != nil {
 		return exactFiles{}, err
 	}
@@ -171,7 +174,7 @@ func countLines(b []byte) int {
 // config_error (the directory cannot be used, or its path holds a
 // control character, which the typed line may not).
 func (c *Client) frameFilesFor(nonce string) (frameFiles, error) {
-	dir, err := statedir.Dir(c.getenv)
+	dir, err := c.stateDir()
 	if err != nil {
 		return frameFiles{}, err
 	}
@@ -243,7 +246,7 @@ func (ff *frameFiles) remove() {
 // at most d for a run that holds it. It returns the function that lets
 // it go. Errors: pane_busy (another run holds it), config_error.
 func (c *Client) lockPane(socket string, p PaneInfo, d time.Duration) (func(), error) {
-	dir, err := statedir.Dir(c.getenv)
+	dir, err := c.stateDir()
 	if err != nil {
 		return nil, err
 	}
