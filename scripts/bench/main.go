@@ -30,7 +30,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
-	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -90,16 +89,7 @@ func names() []string {
 
 func main() {
 	flag.Parse()
-	want := map[string]bool{}
-	for _, s := range strings.Split(*only, ",") {
-		if s = strings.TrimSpace(s); s != "" {
-			if !slices.Contains(names(), s) {
-				fmt.Fprintf(os.Stderr, "bench: -only %q: the measurements are %s\n", s, strings.Join(names(), ", "))
-				os.Exit(2)
-			}
-			want[s] = true
-		}
-	}
+	want := gen.Only(*only, names(), "bench", "measurements")
 	var given []*server
 	all := append([]string{}, peers...)
 	if e := os.Getenv("TMX_BENCH_PEERS"); e != "" {
@@ -186,14 +176,7 @@ func setup() (*bench, error) {
 	}
 	home := filepath.Join(dir, "home")
 	os.MkdirAll(home, 0o700)
-	for _, kv := range os.Environ() {
-		k, _, _ := strings.Cut(kv, "=")
-		switch k {
-		case "TMUX", "TMUX_PANE", "TMX_SOCKET_NAME", "TMX_SOCKET_PATH", "HOME", "TMX_TOOLSETS", "TMX_TRANSPORT":
-			continue
-		}
-		b.env = append(b.env, kv)
-	}
+	b.env = gen.Environ("TMX_TRANSPORT")
 	b.env = append(b.env, "TMX_SOCKET_NAME="+b.sock, "HOME="+home, "TMX_TOOLSETS=all", "TMX_MCP_CLI="+b.tmx)
 	for _, t := range []string{"native", "exec"} {
 		b.servers = append(b.servers, &server{name: "tmx-mcp (" + t + ")", argv: []string{b.mcp}, env: []string{"TMX_TRANSPORT=" + t}, calls: tmxCalls})

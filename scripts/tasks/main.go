@@ -94,16 +94,7 @@ type call struct {
 
 func main() {
 	flag.Parse()
-	want := map[string]bool{}
-	for _, n := range strings.Split(*only, ",") {
-		if n = strings.TrimSpace(n); n != "" {
-			if !slices.Contains(taskNames(), n) {
-				fmt.Fprintf(os.Stderr, "tasks: -only %q: the tasks are %s\n", n, strings.Join(taskNames(), ", "))
-				os.Exit(2)
-			}
-			want[n] = true
-		}
-	}
+	want := gen.Only(*only, taskNames(), "tasks", "tasks")
 	s, err := setup()
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "tasks:", err)
@@ -182,14 +173,7 @@ func setup() (*scene, error) {
 	}
 	home := filepath.Join(dir, "home")
 	os.MkdirAll(home, 0o700)
-	for _, kv := range os.Environ() {
-		k, _, _ := strings.Cut(kv, "=")
-		switch k {
-		case "TMUX", "TMUX_PANE", "TMX_SOCKET_NAME", "TMX_SOCKET_PATH", "HOME", "TMX_TOOLSETS", "TMX_WAIT_MAX_SECONDS":
-			continue
-		}
-		s.env = append(s.env, kv)
-	}
+	s.env = gen.Environ("TMX_WAIT_MAX_SECONDS")
 	s.env = append(s.env, "TMX_SOCKET_NAME="+s.sock, "HOME="+home, "TMX_MCP_CLI="+s.tmx)
 	// tmx starts the server, so it has tmx's minimal configuration
 	// (history-limit 50000) like any server tmx-mcp would start.

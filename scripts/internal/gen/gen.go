@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 )
 
@@ -43,4 +44,39 @@ func Rewrite(path, name, body string) error {
 		return fmt.Errorf("%s has no %s ... %s section", path, begin, end)
 	}
 	return os.WriteFile(path, []byte(s[:i+len(begin)]+"\n"+body+s[j:]), 0o644)
+}
+
+// Only reads an -only flag's value (names separated by commas) against
+// the names a script knows, exiting with status 2 and the list for an
+// unknown one. prog and what name the script and its parts in the
+// message ("bench", "measurements").
+func Only(value string, names []string, prog, what string) map[string]bool {
+	want := map[string]bool{}
+	for _, n := range strings.Split(value, ",") {
+		if n = strings.TrimSpace(n); n != "" {
+			if !slices.Contains(names, n) {
+				fmt.Fprintf(os.Stderr, "%s: -only %q: the %s are %s\n", prog, n, what, strings.Join(names, ", "))
+				os.Exit(2)
+			}
+			want[n] = true
+		}
+	}
+	return want
+}
+
+// Environ is this process's environment without the variables that
+// would point a measured tmx or tmux elsewhere (the caller's tmux, socket,
+// home, toolsets) and without the keys in drop, for a script's private
+// server.
+func Environ(drop ...string) []string {
+	var env []string
+	for _, kv := range os.Environ() {
+		k, _, _ := strings.Cut(kv, "=")
+		switch {
+		case k == "TMUX", k == "TMUX_PANE", k == "TMX_SOCKET_NAME", k == "TMX_SOCKET_PATH", k == "HOME", k == "TMX_TOOLSETS", slices.Contains(drop, k):
+			continue
+		}
+		env = append(env, kv)
+	}
+	return env
 }
