@@ -93,14 +93,14 @@ func TestMCPServesHost(t *testing.T) {
 		defer close(done)
 		s.CallTool(wctx, &sdk.CallToolParams{Name: "wait_for_text", Arguments: map[string]any{"target": "w", "text": "never-printed", "timeout_seconds": 60}})
 	}()
-	waitFor(t, "the wait to run on the host", func() bool {
-		return len(remoteSides(self)) == 2 && strings.Contains(clients(srv), "control-mode")
-	}, func() string { return clients(srv) + " / " + strings.Join(remoteSides(self), "; ") })
+	tmuxtest.Eventually(t, "the wait to run on the host", func() bool {
+		return len(remoteSides(self)) == 2 && strings.Contains(srv.ClientList(), "control-mode")
+	}, func() string { return srv.ClientList() + " / " + strings.Join(remoteSides(self), "; ") })
 	wcancel()
 	<-done
-	waitFor(t, "the host to end the cancelled wait", func() bool {
-		return len(remoteSides(self)) == 0 && clients(srv) == ""
-	}, func() string { return clients(srv) + " / " + strings.Join(remoteSides(self), "; ") })
+	tmuxtest.Eventually(t, "the host to end the cancelled wait", func() bool {
+		return len(remoteSides(self)) == 0 && srv.ClientList() == ""
+	}, func() string { return srv.ClientList() + " / " + strings.Join(remoteSides(self), "; ") })
 
 	doc, res = call(t, s, tools, "kill_session", map[string]any{"target": "spare", "confirm": true})
 	if doc == nil || doc["host"] != sshd.Host {
@@ -153,20 +153,4 @@ func remoteSides(exe string) []string {
 		}
 	}
 	return out
-}
-
-func clients(srv *tmuxtest.Server) string {
-	out, _ := srv.TryTmux("list-clients", "-F", "#{client_pid} #{client_flags}")
-	return out
-}
-
-func waitFor(t *testing.T, what string, cond func() bool, describe func() string) {
-	t.Helper()
-	deadline := time.Now().Add(15 * time.Second)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("%s: still %s", what, describe())
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
 }

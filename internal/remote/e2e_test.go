@@ -10,6 +10,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/tmx-sh/tmx/internal/tmuxtest"
 )
 
 // Through --host: run, capture, since and wait return the documents they
@@ -153,9 +155,9 @@ func TestHostCancelEndsRemoteSide(t *testing.T) {
 			if err := cmd.Start(); err != nil {
 				t.Fatal(err)
 			}
-			eventually(t, "the wait to attach its control client on the host", func() bool {
-				return strings.Contains(r.clients(), "control-mode") && len(r.remoteProcs()) == 2
-			}, func() string { return r.clients() + " / " + strings.Join(r.remoteProcs(), "; ") })
+			tmuxtest.Eventually(t, "the wait to attach its control client on the host", func() bool {
+				return strings.Contains(r.srv.ClientList(), "control-mode") && len(r.remoteProcs()) == 2
+			}, func() string { return r.srv.ClientList() + " / " + strings.Join(r.remoteProcs(), "; ") })
 			switch how {
 			case "SIGKILL":
 				cmd.Process.Kill()
@@ -165,9 +167,11 @@ func TestHostCancelEndsRemoteSide(t *testing.T) {
 				terminate(cmd.Process)
 			}
 			cmd.Wait()
-			eventually(t, "the host to end the call", func() bool {
-				return r.clients() == "" && len(r.remoteProcs()) == 0
-			}, func() string { return "clients " + r.clients() + "; processes " + strings.Join(r.remoteProcs(), "; ") })
+			tmuxtest.Eventually(t, "the host to end the call", func() bool {
+				return r.srv.ClientList() == "" && len(r.remoteProcs()) == 0
+			}, func() string {
+				return "clients " + r.srv.ClientList() + "; processes " + strings.Join(r.remoteProcs(), "; ")
+			})
 			if how == "SIGTERM" {
 				if code := cmd.ProcessState.ExitCode(); code != 130 || !strings.Contains(errb.String(), `"code":"interrupted"`) || !strings.Contains(errb.String(), `"host":"`+r.host+`"`) {
 					t.Errorf("SIGTERM: exit %d, stderr %q", code, errb.String())
@@ -189,9 +193,11 @@ func TestHostDeadlineEndsRemoteSide(t *testing.T) {
 	if d := res.errDoc(t); res.code != 130 || errCode(d) != "interrupted" || d["host"] != r.host {
 		t.Errorf("a call past its deadline: %d %v", res.code, d)
 	}
-	eventually(t, "the host to end the call", func() bool {
-		return r.clients() == "" && len(r.remoteProcs()) == 0
-	}, func() string { return "clients " + r.clients() + "; processes " + strings.Join(r.remoteProcs(), "; ") })
+	tmuxtest.Eventually(t, "the host to end the call", func() bool {
+		return r.srv.ClientList() == "" && len(r.remoteProcs()) == 0
+	}, func() string {
+		return "clients " + r.srv.ClientList() + "; processes " + strings.Join(r.remoteProcs(), "; ")
+	})
 }
 
 // Calls share one authenticated connection, and the host's tmx is
@@ -329,13 +335,13 @@ func TestHostDisconnected(t *testing.T) {
 		done <- r.tmx("", nil, "--host", r.host, "--json", "wait", "--text", "never-printed", "--timeout", "60", "w")
 	}()
 	var session string
-	eventually(t, "the wait to run on the host", func() bool {
+	tmuxtest.Eventually(t, "the wait to run on the host", func() bool {
 		for _, p := range r.remoteProcs() {
 			if strings.Contains(p, "--over-ssh=") {
 				session = p
 			}
 		}
-		return session != "" && strings.Contains(r.clients(), "control-mode")
+		return session != "" && strings.Contains(r.srv.ClientList(), "control-mode")
 	}, func() string { return strings.Join(r.remoteProcs(), "; ") })
 	pid, _ := strconv.Atoi(strings.Fields(session)[0])
 	syscall.Kill(pid, syscall.SIGKILL)
@@ -343,7 +349,9 @@ func TestHostDisconnected(t *testing.T) {
 	if d := res.errDoc(t); res.code != 1 || res.stdout != "" || errCode(d) != "host_disconnected" || !strings.Contains(errHint(d), "look") {
 		t.Errorf("exit %d, stdout %q, error %v", res.code, res.stdout, d)
 	}
-	eventually(t, "the host to end the orphaned command", func() bool {
-		return r.clients() == "" && len(r.remoteProcs()) == 0
-	}, func() string { return "clients " + r.clients() + "; processes " + strings.Join(r.remoteProcs(), "; ") })
+	tmuxtest.Eventually(t, "the host to end the orphaned command", func() bool {
+		return r.srv.ClientList() == "" && len(r.remoteProcs()) == 0
+	}, func() string {
+		return "clients " + r.srv.ClientList() + "; processes " + strings.Join(r.remoteProcs(), "; ")
+	})
 }

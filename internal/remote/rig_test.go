@@ -172,22 +172,3 @@ func (r *rig) remoteProcs() []string {
 	}
 	return out
 }
-
-// clients lists the tmux clients of the rig's server.
-func (r *rig) clients() string {
-	out, _ := r.srv.TryTmux("list-clients", "-F", "#{client_pid} #{client_flags}")
-	return out
-}
-
-// eventually waits until cond holds, failing the test after 15 seconds
-// with what describe says then.
-func eventually(t *testing.T, what string, cond func() bool, describe func() string) {
-	t.Helper()
-	deadline := time.Now().Add(15 * time.Second)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("%s: still %s", what, describe())
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
-}

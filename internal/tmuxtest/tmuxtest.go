@@ -217,6 +217,26 @@ func (s *Server) Clients() int {
 	return n
 }
 
+// ClientList lists the server's attached clients, one "PID FLAGS" line
+// each (list-clients; empty when there are none or no server).
+func (s *Server) ClientList() string {
+	out, _ := s.TryTmux("list-clients", "-F", "#{client_pid} #{client_flags}")
+	return out
+}
+
+// Eventually waits until cond holds, failing the test after 15 seconds
+// with what describe says then.
+func Eventually(t testing.TB, what string, cond func() bool, describe func() string) {
+	t.Helper()
+	deadline := time.Now().Add(15 * time.Second)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("%s: still %s", what, describe())
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
 // Shell returns the absolute path of shell, skipping the test when it is
 // not installed.
 func Shell(t testing.TB, shell string) string {
