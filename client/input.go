@@ -302,9 +302,8 @@ func (c *Client) TypeText(ctx context.Context, snap *Snapshot, p PaneInfo, text 
 	shell := shellPrompt(p)
 	var resetKeys []string
 	if enter && shell.AtPrompt == Yes && len(cohort) == 1 {
-		resetKeys, res.LineReset = c.resetLine(ctx, p, shell.Editing)
-		if !tmux.Alive(p.PanePID) {
-			return nil, tmxerr.Errorf(tmxerr.PaneExited, "pane %s's shell exited when tmx cleared its command line, as it would on a C-c at its prompt; nothing was typed", p.PaneID)
+		if resetKeys, res.LineReset, err = c.resetLine(ctx, p, shell.Editing); err != nil {
+			return nil, err
 		}
 	}
 	w, err := c.awaitInput(ctx, snap, p, o)

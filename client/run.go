@@ -290,15 +290,10 @@ func (c *Client) Run(ctx context.Context, snap *Snapshot, p PaneInfo, command st
 		f.removeFiles()
 		return nil, err
 	}
-	resetKeys, _ := c.resetLine(ctx, p, ps.Editing)
-	if !tmux.Alive(p.PanePID) {
-		// The shell ended since it was probed, or on the SIGINT reset
-		// (a shell whose prompt hook fails on the status it leaves, under
-		// errexit). Nothing was typed, and nothing may be pasted: tmux
-		// 3.3a's server crashes pasting into a pane whose program has
-		// exited.
+	resetKeys, _, err := c.resetLine(ctx, p, ps.Editing)
+	if err != nil {
 		f.removeFiles()
-		return nil, tmxerr.Errorf(tmxerr.PaneExited, "pane %s's %s exited when tmx cleared its command line, as it would on a C-c at its prompt; nothing was typed", p.PaneID, shellName)
+		return nil, err
 	}
 
 	deadline, cancel := context.WithTimeout(ctx, o.Timeout)

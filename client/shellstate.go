@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/tmx-sh/tmx/internal/tmux"
+	"github.com/tmx-sh/tmx/tmxerr"
 )
 
 // Tri is a three-valued answer for a result field that must say what
@@ -183,9 +184,7 @@ var lineResetKeys = []string{"Escape", "S", "C-u", "C-k", "C-u"}
 // is waited for, and neither is sent SIGINT, which sets $? to 130, so that
 // under errexit (bash set -e, zsh ERR_EXIT) a PROMPT_COMMAND or precmd
 // returning the status it found (as prompt tools' hooks do) fails and ends
-// the shell. What a continuation prompt (an unclosed quote) holds is not
-// cleared by keys: the typed line then joins it, and the run comes back
-// started: false. fish (no errexit) is reset with SIGINT
+// the shell. fish (no errexit) is reset with SIGINT
 // ([resetLineEditor]) and gets no keys. It reports whether the line was
 // reset.
 //
@@ -193,12 +192,26 @@ var lineResetKeys = []string{"Escape", "S", "C-u", "C-k", "C-u"}
 // zsh's default PS2 ("> ", zsh's "dquote> ", "for> " ...). There the keys
 // would leave the lines before it pending, and the typed line would end
 // the user's half-typed command as its arguments, so the shell gets
-// SIGINT, which cancels the whole command.
-func (c *Client) resetLine(ctx context.Context, p PaneInfo, editing bool) (keys []string, reset bool) {
-	if name, _ := paneShell(p); (name == "bash" || name == "zsh") && editing && !c.atContinuation(ctx, p) {
-		return lineResetKeys, true
+// SIGINT, which cancels the whole command. A custom PS2 is not told: the
+// typed line then joins the pending lines, and a run comes back
+// started: false.
+//
+// Error: pane_exited when the shell is gone after the reset (it ended
+// since it was probed, or on the signal: a shell whose prompt hook fails
+// on the status SIGINT leaves, under errexit). Then nothing may be typed
+// or pasted: tmux 3.3a's server crashes pasting into a pane whose program
+// has exited.
+func (c *Client) resetLine(ctx context.Context, p PaneInfo, editing bool) (keys []string, reset bool, err error) {
+	name, _ := paneShell(p)
+	if (name == "bash" || name == "zsh") && editing && !c.atContinuation(ctx, p) {
+		keys, reset = lineResetKeys, true
+	} else {
+		reset = resetLineEditor(p.PanePID, p.PaneTTY, editing, resetWait)
 	}
-	return nil, resetLineEditor(p.PanePID, p.PaneTTY, editing, resetWait)
+	if !tmux.Alive(p.PanePID) {
+		return nil, reset, tmxerr.Errorf(tmxerr.PaneExited, "pane %s's %s exited when tmx cleared its command line, as it would on a C-c at its prompt; nothing was typed", p.PaneID, name)
+	}
+	return keys, reset, nil
 }
 
 // continuationPrompt matches the start of a line that bash's or zsh's
