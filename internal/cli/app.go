@@ -60,17 +60,42 @@ func Main() int {
 		StdoutTTY: term.IsTerminal(int(os.Stdout.Fd())),
 		StderrTTY: term.IsTerminal(int(os.Stderr.Fd())),
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
-	return Run(ctx, env)
+	return run(context.Background(), env, false, true)
 }
 
-// Run runs tmx in env and returns the exit status. Tests call it directly.
-func Run(ctx context.Context, env *Env) int { return run(ctx, env, false) }
+// Run runs tmx in env and returns the exit status. Tests call it directly,
+// and cancel ctx where Main would on SIGINT or SIGTERM.
+func Run(ctx context.Context, env *Env) int { return run(ctx, env, false, false) }
+
+// quickVerbs are the commands that only read: the server in a bounded
+// number of exchanges, or nothing. On SIGINT or SIGTERM they end at once,
+// as the signal's default action has it (status 128+N, no document), with
+// nothing half done, so Main sets up no signal handling for them: os/signal's
+// goroutine, and the thread it blocks, were about a fifth of their start
+// (docs/benchmarks.md). Every other command, and any call through --host,
+// turns the signal into a cancelled context and exits 130 (interrupted)
+// with its document, after ending its waits. "" is tmx alone (help, or
+// --version). TestQuickVerbsOnlyRead keeps the list to commands without
+// waits or writes.
+var quickVerbs = map[string]bool{
+	"": true, "ls": true, "info": true, "show": true, "find-pane": true, "capture": true, "since": true,
+	"snapshot": true, "search": true, "vars": true, "status": true, "capabilities": true,
+	"version": true, "help": true, "completion": true,
+}
+
+// onSignals returns ctx cancelled by SIGINT or SIGTERM, and its stop, when
+// watch is set (Main), else ctx itself (tests cancel it themselves).
+func onSignals(ctx context.Context, watch bool) (context.Context, context.CancelFunc) {
+	if !watch {
+		return ctx, func() {}
+	}
+	return signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
+}
 
 // run is Run; all builds every command, not only the one invoked (a test
-// compares the two).
-func run(ctx context.Context, env *Env, all bool) int {
+// compares the two), and signals is Main's: SIGINT and SIGTERM cancel ctx
+// for every command but the quickVerbs.
+func run(ctx context.Context, env *Env, all, signals bool) int {
 	// A completion request never runs a command. After a "--" urfave/cli
 	// no longer reads --generate-bash-completion as one, and would run the
 	// action with it as an argument; tmx's completion scripts never ask
@@ -81,12 +106,18 @@ func run(ctx context.Context, env *Env, all bool) int {
 	// The two sides of a call over SSH on its host (package remote).
 	if len(env.Args) > 1 {
 		if a := env.Args[1]; strings.HasPrefix(a, remote.ServeFlag+"=") {
+			ctx, stop := onSignals(ctx, signals)
+			defer stop()
 			return remote.Serve(ctx, a, env.In, env.Out, env.Err, env.Environ, Version)
 		} else if a == remote.ChildFlag {
+			ctx, stop := onSignals(ctx, signals)
+			defer stop()
 			return runChild(ctx, env)
 		}
 	}
 	host, rest, verb := takeHost(env.Args, env.Environ)
+	ctx, stop := onSignals(ctx, signals && (host != "" || !quickVerbs[verb]))
+	defer stop()
 	if host != "" {
 		switch verb {
 		case "mcp":

@@ -37,7 +37,7 @@ func TestOneCommandAppMatchesFull(t *testing.T) {
 		run := func(all bool) string {
 			var out bytes.Buffer
 			env := &Env{In: strings.NewReader(""), Out: &out, Err: &out, Environ: []string{"PATH=/usr/bin"}, Args: args}
-			code := run(context.Background(), env, all)
+			code := run(context.Background(), env, all, false)
 			return fmt.Sprintf("%s(exit %d)", out.String(), code)
 		}
 		one, full := run(false), run(true)

@@ -2,8 +2,11 @@ package cli
 
 import (
 	"context"
+	"os/exec"
+	"path/filepath"
 	"regexp"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -55,5 +58,65 @@ func TestRunInterrupted(t *testing.T) {
 	if r.code != tmxerr.ExitInterrupted || r.stdout != "" ||
 		!strings.Contains(r.stderr, "tmx: error: interrupted after ") || !strings.Contains(r.stderr, "tmx: hint: wait for it again with: tmx run --resume ") {
 		t.Errorf("human form: %+v", r)
+	}
+}
+
+// Main sets up signal handling for every command but the quick ones, so a
+// real SIGINT or SIGTERM to the real binary still ends a wait with exit 130,
+// the interrupted document, and no control client left on the server.
+func TestSignalEndsWait(t *testing.T) {
+	t.Parallel()
+	bin := builtBinaries(t)
+	srv := tmuxtest.New(t)
+	pane := srv.NewPane("s", "bash", 80, 20)
+	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM} {
+		cmd := exec.Command(filepath.Join(bin, "tmx"), "--json", "wait", "--text", "never", "--timeout", "30", pane)
+		cmd.Env = srv.Env
+		var out, errb strings.Builder
+		cmd.Stdout, cmd.Stderr = &out, &errb
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		tmuxtest.Eventually(t, "the wait's control client to attach", func() bool { return srv.ClientList() != "" },
+			func() string { return "no client" })
+		cmd.Process.Signal(sig)
+		cmd.Wait()
+		r := cliResult{out.String(), errb.String(), cmd.ProcessState.ExitCode()}
+		if r.code != tmxerr.ExitInterrupted {
+			t.Fatalf("%v: exit %d (%v), want %d: %+v", sig, r.code, cmd.ProcessState, tmxerr.ExitInterrupted, r)
+		}
+		if c, _, _ := r.errDoc(t); c != tmxerr.Interrupted {
+			t.Errorf("%v: code %s, want interrupted", sig, c)
+		}
+		tmuxtest.Eventually(t, "the wait's control client to leave", func() bool { return srv.ClientList() == "" }, srv.ClientList)
+	}
+}
+
+// The quick commands end by the signal's default action, so they may only
+// read: no command with subcommands (set, kill), and no flag that makes one
+// wait or change something.
+func TestQuickVerbsOnlyRead(t *testing.T) {
+	env := &Env{Environ: []string{"PATH=/usr/bin"}}
+	built := map[string]bool{"": true}
+	for _, c := range commands(env) {
+		built[c.Name] = true
+		if !quickVerbs[c.Name] {
+			continue
+		}
+		if len(c.Subcommands) > 0 {
+			t.Errorf("%s has subcommands, so it may change things: it cannot be quick", c.Name)
+		}
+		for _, f := range c.Flags {
+			for _, n := range f.Names() {
+				if regexp.MustCompile(`timeout|wait|follow|watch|interval|confirm|enter|keys|stable`).MatchString(n) {
+					t.Errorf("%s --%s waits or acts: the command cannot be quick", c.Name, n)
+				}
+			}
+		}
+	}
+	for v := range quickVerbs {
+		if !built[v] {
+			t.Errorf("quick verb %q is no command", v)
+		}
 	}
 }
