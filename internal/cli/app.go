@@ -13,6 +13,7 @@ import (
 	"os/signal"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -54,13 +55,40 @@ const payloadSep = "\x00--"
 // Main runs tmx with the process's arguments and streams and returns the
 // exit status.
 func Main() int {
+	done := takeDoneFD()
 	env := &Env{
 		In: os.Stdin, Out: os.Stdout, Err: os.Stderr, Environ: os.Environ(), Args: os.Args,
 		StdinTTY:  term.IsTerminal(int(os.Stdin.Fd())),
 		StdoutTTY: term.IsTerminal(int(os.Stdout.Fd())),
 		StderrTTY: term.IsTerminal(int(os.Stderr.Fd())),
 	}
-	return run(context.Background(), env, false, true)
+	code := run(context.Background(), env, false, true)
+	if done != nil {
+		done.Write([]byte{'\n'})
+		done.Close()
+	}
+	return code
+}
+
+// takeDoneFD returns the pipe that the process that started tmx (tmx-mcp)
+// named in [tmux.DoneFDEnv], on which Main says that its output is written
+// and its work is over, or nil. It removes the variable from tmx's
+// environment and keeps the descriptor from tmx's children
+// (close-on-exec), so neither reaches a tmux server or a pane. Anything
+// but a pipe at a descriptor above 2 is ignored.
+func takeDoneFD() *os.File {
+	v, ok := os.LookupEnv(tmux.DoneFDEnv)
+	if !ok {
+		return nil
+	}
+	os.Unsetenv(tmux.DoneFDEnv)
+	fd, err := strconv.Atoi(v)
+	var st syscall.Stat_t
+	if err != nil || fd < 3 || syscall.Fstat(fd, &st) != nil || st.Mode&syscall.S_IFMT != syscall.S_IFIFO {
+		return nil
+	}
+	syscall.CloseOnExec(fd)
+	return os.NewFile(uintptr(fd), "tmx-done")
 }
 
 // Run runs tmx in env and returns the exit status. Tests call it directly,
@@ -541,26 +569,24 @@ func jsonFlag() cli.Flag {
 	return &cli.BoolFlag{Name: "json", Usage: "print one JSON document (see: tmx help json)"}
 }
 
-// isJSON reads --json from the command or the app (urfave/cli reads a flag
-// from the first flag set that defines it, so both are checked).
+// isJSON reads --json from the command or the app: urfave/cli reads a flag
+// from the first flag set in the lineage that defines it, and both define
+// this one, so each level is asked. A value lookup, not IsSet: for a flag
+// that is not set, IsSet runs urfave/cli's FlagNames (a regexp) over every
+// flag of the lineage, which was a tenth of a quick command's start.
 func isJSON(c *cli.Context) bool {
 	for _, x := range c.Lineage() {
-		if x.IsSet("json") && x.Bool("json") {
+		if x.Bool("json") {
 			return true
 		}
 	}
 	return false
 }
 
-// globalString reads a global flag.
-func globalString(c *cli.Context, name string) string {
-	for _, x := range c.Lineage() {
-		if x.IsSet(name) {
-			return x.String(name)
-		}
-	}
-	return ""
-}
+// globalString reads a global flag: "" when it is not given. Only the app
+// defines these flags, so urfave/cli finds the app's flag set from any
+// command's context.
+func globalString(c *cli.Context, name string) string { return c.String(name) }
 
 // newClient builds the tmux client from the global flags and environment.
 func newClient(c *cli.Context, env *Env) (*client.Client, error) {

@@ -2,6 +2,10 @@ package cli
 
 import (
 	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
@@ -117,6 +121,58 @@ func TestQuickVerbsOnlyRead(t *testing.T) {
 	for v := range quickVerbs {
 		if !built[v] {
 			t.Errorf("quick verb %q is no command", v)
+		}
+	}
+}
+
+// tmx writes one byte on the pipe TMX_DONE_FD names once it is done (what
+// tmx-mcp replies on), and neither the variable nor the descriptor reaches
+// the tmux server it starts or the pane's shell.
+func TestDoneFD(t *testing.T) {
+	t.Parallel()
+	bin := builtBinaries(t)
+	srv := tmuxtest.New(t)
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	var st syscall.Stat_t
+	syscall.Fstat(int(w.Fd()), &st)
+	pipe := fmt.Sprintf("pipe:[%d]", st.Ino)
+	cmd := exec.Command(filepath.Join(bin, "tmx"), "--json", "new", "-s", "done")
+	cmd.Env = append(srv.Env, "TMX_DONE_FD=3")
+	cmd.ExtraFiles = []*os.File{w}
+	out, err := cmd.Output()
+	w.Close()
+	// One byte, not EOF: a server that inherited the pipe would hold it
+	// open (the descriptor check below says so).
+	r.SetReadDeadline(time.Now().Add(10 * time.Second))
+	got := make([]byte, 2)
+	n, _ := io.ReadAtLeast(r, got, 1)
+	if got = got[:n]; err != nil || string(got) != "\n" {
+		t.Fatalf("tmx new: %v, %s; on the done pipe: %q", err, out, got)
+	}
+	var doc struct {
+		PaneID    string `json:"pane_id"`
+		ServerPID int    `json:"server_pid"`
+	}
+	if err := json.Unmarshal(out, &doc); err != nil || doc.PaneID == "" || doc.ServerPID == 0 {
+		t.Fatalf("tmx new: %s", out)
+	}
+	if env := srv.Tmux("show-environment", "-g"); strings.Contains(env, "TMX_DONE_FD") {
+		t.Errorf("the server's global environment has TMX_DONE_FD:\n%s", env)
+	}
+	panePID := strings.TrimSpace(srv.Tmux("display-message", "-p", "-t", doc.PaneID, "#{pane_pid}"))
+	if b, _ := os.ReadFile("/proc/" + panePID + "/environ"); strings.Contains(string(b), "TMX_DONE_FD") {
+		t.Errorf("the pane's shell has TMX_DONE_FD in its environment")
+	}
+	for _, pid := range []string{fmt.Sprint(doc.ServerPID), panePID} {
+		fds, _ := filepath.Glob("/proc/" + pid + "/fd/*")
+		for _, fd := range fds {
+			if l, _ := os.Readlink(fd); l == pipe {
+				t.Errorf("process %s holds the done pipe as %s", pid, fd)
+			}
 		}
 	}
 }

@@ -12,7 +12,6 @@ import (
 	"slices"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"syscall"
 	"time"
 	"unicode"
@@ -26,6 +25,7 @@ import (
 	"github.com/tmx-sh/tmx/internal/clip"
 	"github.com/tmx-sh/tmx/internal/result"
 	"github.com/tmx-sh/tmx/internal/suggest"
+	"github.com/tmx-sh/tmx/internal/tmux"
 	"github.com/tmx-sh/tmx/tmxerr"
 )
 
@@ -201,7 +201,19 @@ func (s *Server) runTool(ctx context.Context, tool *catalog.Tool, obj map[string
 	if release == nil {
 		return o
 	}
-	defer release()
+	// The slot is the child's until it has exited, which may be after
+	// the reply (see runCLI).
+	var reaped []<-chan struct{}
+	defer func() {
+		go func() {
+			for _, r := range reaped {
+				if r != nil {
+					<-r
+				}
+			}
+			release()
+		}()
+	}()
 
 	deadline := s.cfg.CallDeadline
 	if tool.Waits {
@@ -218,7 +230,9 @@ func (s *Server) runTool(ctx context.Context, tool *catalog.Tool, obj map[string
 	if s.cfg.TeardownGuard != "" && tool.Toolset == catalog.Teardown && !slices.Contains(s.cfg.Surface.Added, tool.Name) {
 		env = []string{s.cfg.TeardownGuard}
 	}
-	out := s.runCLI(cctx, s.expectServer(cctx, tool, a), argv, stdin, env)
+	global, learned := s.expectServer(cctx, tool, a)
+	out := s.runCLI(cctx, global, argv, stdin, env)
+	reaped = append(reaped, learned, out.reaped)
 	if stopProgress != nil {
 		stopProgress()
 	}
@@ -495,12 +509,15 @@ func isEscaped(r rune) bool {
 // cliOutput is what a tmx child left: the first maxStdout bytes of its
 // stdout (stdoutOver when it wrote more), the last maxStderr bytes of its
 // stderr, whether it was killed (the deadline passed, or the call was
-// cancelled, before it exited), and Wait's error.
+// cancelled, before it finished), and Wait's error (nil while it has not
+// exited). reaped is closed once the child has exited and been waited
+// for: a child that said it was done may still be ending then.
 type cliOutput struct {
 	stdout, stderr []byte
 	stdoutOver     bool
 	killed         bool
 	err            error
+	reaped         <-chan struct{}
 }
 
 // killGrace is how long a cancelled tmx child has, after SIGTERM to its
@@ -521,8 +538,16 @@ var killGrace = time.Second
 // under load (thousands of calls on two CPUs) a child that had finished
 // and printed its document was reported as failed with "WaitDelay expired
 // before I/O complete". With files, the output is complete when the child
-// has exited, and is read then. WaitDelay then bounds only the wait for a
-// child that ignores cancellation.
+// has exited, and is read then.
+//
+// Or sooner: the child gets the write end of a pipe as descriptor 3
+// ([tmux.DoneFDEnv]), and writes one byte there once everything it prints
+// is written and its work is over, just before it exits. runCLI returns
+// then, without waiting for the kernel to tear the process down (about a
+// millisecond, a fifth of a quick call; docs/benchmarks.md). The child is
+// no longer killed on cancellation after that byte; reaped says when it
+// is gone. A child that ends without the byte (it failed, or it is a tmx
+// without this) is waited for as before.
 //
 // The child is tied to tmx-mcp's life (package childproc): if tmx-mcp dies,
 // even by SIGKILL, it gets SIGTERM, ends its waits and detaches its tmux
@@ -542,11 +567,8 @@ func (s *Server) runCLI(ctx context.Context, global, argv []string, stdin string
 	}
 	defer stderrF.Close()
 	args := append(append(append([]string{}, s.cfg.GlobalArgs...), global...), argv...)
-	cmd := exec.CommandContext(ctx, s.cfg.CLI, args...)
-	cmd.Env = s.cfg.Env
-	if len(extra) > 0 {
-		cmd.Env = append(slices.Clip(cmd.Env), extra...)
-	}
+	cmd := exec.Command(s.cfg.CLI, args...)
+	cmd.Env = append(append(slices.Clip(s.cfg.Env), extra...), tmux.DoneFDEnv+"=3")
 	if stdin != "" {
 		in, err := newCapture("tmx-stdin")
 		if err == nil {
@@ -562,27 +584,56 @@ func (s *Server) runCLI(ctx context.Context, global, argv []string, stdin string
 		defer in.Close()
 		cmd.Stdin = in
 	}
+	doneR, doneW, err := os.Pipe()
+	if err != nil {
+		out.err = err
+		return out
+	}
+	cmd.ExtraFiles = []*os.File{doneW}
 	cmd.Stdout, cmd.Stderr = stdoutF, stderrF
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	err = childproc.Start(cmd, syscall.SIGTERM)
+	doneW.Close()
+	if err != nil {
+		doneR.Close()
+		out.err = err
+		return out
+	}
+
 	exited := make(chan struct{})
-	var killed atomic.Bool
-	cmd.Cancel = func() error {
-		killed.Store(true)
+	var waitErr error
+	go func() {
+		waitErr = cmd.Wait()
+		close(exited)
+		doneR.Close() // ends the read below, should a grandchild hold the pipe
+	}()
+	done := make(chan struct{})
+	go func() {
+		var b [1]byte
+		if n, _ := doneR.Read(b[:]); n == 1 {
+			close(done)
+		}
+	}()
+	select {
+	case <-done:
+	case <-exited:
+	case <-ctx.Done():
+		out.killed = true
 		pid := cmd.Process.Pid
 		syscall.Kill(-pid, syscall.SIGTERM)
-		go func() {
-			select {
-			case <-exited:
-			case <-time.After(killGrace):
-			}
-			syscall.Kill(-pid, syscall.SIGKILL) // whatever is left of the group
-		}()
-		return nil
+		select {
+		case <-exited:
+		case <-time.After(killGrace):
+		}
+		syscall.Kill(-pid, syscall.SIGKILL) // whatever is left of the group
+		<-exited
 	}
-	cmd.WaitDelay = killGrace + time.Second
-	out.err = childproc.Run(cmd, syscall.SIGTERM)
-	close(exited)
-	out.killed = killed.Load()
+	select {
+	case <-exited:
+		out.err = waitErr
+	default:
+	}
+	out.reaped = exited
 	out.stdout, out.stdoutOver = readHead(stdoutF, maxStdout)
 	out.stderr = readTail(stderrF, maxStderr)
 	return out

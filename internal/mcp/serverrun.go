@@ -74,19 +74,22 @@ func namesID(tool *catalog.Tool, a catalog.Args) bool {
 // arguments a refuse another server run than the one its ids came from
 // (see [serverRun]): none when the call names no id, or when no server
 // runs to learn the run from (then the child finds no object either).
-func (s *Server) expectServer(ctx context.Context, tool *catalog.Tool, a catalog.Args) []string {
+// reaped is closed when the tmx child it ran to learn the run has exited
+// (nil when it ran none).
+func (s *Server) expectServer(ctx context.Context, tool *catalog.Tool, a catalog.Args) (global []string, reaped <-chan struct{}) {
 	if !namesID(tool, a) {
-		return nil
+		return nil, nil
 	}
 	run := s.run.get()
 	if run == "" {
 		out := s.runCLI(ctx, nil, []string{"info", "--json"}, "", nil)
+		reaped = out.reaped
 		if !out.stdoutOver {
 			s.run.learn(out.stdout)
 		}
 		if run = s.run.get(); run == "" {
-			return nil
+			return nil, reaped
 		}
 	}
-	return []string{"--expect-server", run}
+	return []string{"--expect-server", run}, reaped
 }

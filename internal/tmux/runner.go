@@ -302,6 +302,13 @@ var ErrServerGone = errors.New("tmux server exited")
 // drops both.
 const ChildGOMAXPROCSEnv = "TMX_CHILD_GOMAXPROCS"
 
+// DoneFDEnv, set by tmx-mcp in its tmx children's environment, names the
+// descriptor (3) of a pipe on which tmx writes one byte when its output
+// is written and its work is over, just before it exits: tmx-mcp replies
+// then instead of waiting for the process to be torn down. tmx keeps the
+// descriptor from its own children, and [ChildEnv] drops the variable.
+const DoneFDEnv = "TMX_DONE_FD"
+
 // ChildEnv is the environment of every tmux child: TMUX and TMUX_PANE
 // removed (so $TMUX never picks the server or a "current" target),
 // TMX_CURSOR_KEY removed (a server a tmux client starts copies that
@@ -309,7 +316,7 @@ const ChildGOMAXPROCSEnv = "TMX_CHILD_GOMAXPROCS"
 // pane; the key signs cursors and must stay with tmx-mcp and its tmx
 // children), TMX_WORDS removed (tmx-mcp words its own children's hints;
 // a pane's tmx is a human's), GOMAXPROCS removed when tmx-mcp set it
-// ([ChildGOMAXPROCSEnv]), and a UTF-8 LC_CTYPE when the caller's locale
+// ([ChildGOMAXPROCSEnv]), [DoneFDEnv] removed, and a UTF-8 LC_CTYPE when the caller's locale
 // is not UTF-8 (a tmux client without one writes "_" for every non-ASCII
 // byte of format output).
 func ChildEnv(environ []string) []string {
@@ -327,7 +334,7 @@ func ChildEnv(environ []string) []string {
 	for _, kv := range environ {
 		k, _, _ := strings.Cut(kv, "=")
 		switch {
-		case k == "TMUX" || k == "TMUX_PANE" || k == "TMX_CURSOR_KEY" || k == "TMX_WORDS" || k == ChildGOMAXPROCSEnv:
+		case k == "TMUX" || k == "TMUX_PANE" || k == "TMX_CURSOR_KEY" || k == "TMX_WORDS" || k == ChildGOMAXPROCSEnv || k == DoneFDEnv:
 			continue
 		case k == "GOMAXPROCS" && ownProcs:
 			continue
