@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"runtime/debug"
 	"strconv"
 	"strings"
 	"syscall"
@@ -141,6 +142,11 @@ func Main(ctx context.Context, args, environ []string, stdin io.Reader, stdout, 
 	if err != nil {
 		return fail(1, err)
 	}
+	// Building the catalog, the tools/list reply and the startup checks
+	// leaves about 1.5 MB of garbage in a heap too small for the collector
+	// to have run: give it back once, beside the first requests, rather
+	// than hold it for the server's life.
+	go debug.FreeOSMemory()
 	srv.Serve(ctx, stdin, stdout)
 	return 0
 }

@@ -118,9 +118,15 @@ func (r *Runner) AttachControlFlags(ctx context.Context, sessionID, paneID, flag
 	}
 	cc := newControl(lock, func() { endProcess(cmd, stdin) })
 	ready := make(chan struct{})
-	go cc.read(bufio.NewReaderSize(stdout, 64<<10), paneID, ready)
+	go cc.read(bufio.NewReaderSize(stdout, controlReadSize), paneID, ready)
 	return cc.attached(ctx, ready, &stderr)
 }
+
+// controlReadSize is the read buffer of a control client's output: about
+// one %output line of a full read of pane output (tmux reads a pane 4096
+// bytes at a time and escapes each byte in up to four). Longer lines are
+// read whole all the same (ReadString).
+const controlReadSize = 16 << 10
 
 func newControl(lock *controlLock, end func()) *Control {
 	return &Control{end: end, lock: lock, wake: make(chan struct{}, 1), structure: make(chan struct{}, 1), exited: make(chan struct{})}

@@ -103,7 +103,7 @@ func (r *Runner) attachNative(ctx context.Context, lock *controlLock, sessionID,
 		ours.Close()
 	})
 	ready := make(chan struct{})
-	go cc.read(bufio.NewReaderSize(ours, 64<<10), paneID, ready)
+	go cc.read(bufio.NewReaderSize(ours, controlReadSize), paneID, ready)
 	cc, err = cc.attached(ctx, ready, nil)
 	return cc, err, false
 }

@@ -68,7 +68,7 @@ func newSession(c conn, r *Request) *session {
 	s := &session{
 		c:      c,
 		r:      r,
-		in:     bufio.NewReaderSize(c, 64<<10),
+		in:     bufio.NewReaderSize(c, maxMessage), // next peeks at most one message
 		maxOut: r.MaxStdout,
 		maxErr: r.MaxStderr,
 		writes: map[int32]sink{},
