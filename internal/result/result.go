@@ -31,6 +31,33 @@ const SchemaVersion = 2
 // "schema_version" as its first key, without HTML escaping, and a final
 // newline.
 func Marshal(doc any) ([]byte, error) {
+	// The exact types, not an interface: a type that embedded one of
+	// them would otherwise be written as that one alone.
+	var a appender
+	switch d := doc.(type) {
+	case Panes:
+		a = d
+	case *Panes:
+		a = d
+	case PaneDetail:
+		a = d
+	case *PaneDetail:
+		a = d
+	case Capture:
+		a = d
+	case *Capture:
+		a = d
+	default:
+		return marshalReflect(doc)
+	}
+	w := objectWriter{b: append(make([]byte, 0, 4096), '{')}
+	w.int("schema_version", SchemaVersion)
+	a.appendMembers(&w)
+	return append(w.b, '}', '\n'), nil
+}
+
+// marshalReflect is [Marshal] through encoding/json.
+func marshalReflect(doc any) ([]byte, error) {
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)
