@@ -54,7 +54,7 @@ var Statuses = []Status{
 	{ExitRunTimeout, "tmx run gave up waiting (the command may still be running)"},
 	{ExitCannotExec, "tmx mcp found tmx-mcp but could not execute it"},
 	{ExitNotFound, "tmx mcp could not find tmx-mcp"},
-	{ExitInterrupted, "interrupted: SIGINT or SIGTERM ended tmx before it finished (a command that only reads, such as ls, capture or since, is ended by the signal itself: no document, status 128+N)"},
+	{ExitInterrupted, "interrupted: SIGINT or SIGTERM ended tmx before it finished (a command that only reads, such as ls or capture, is ended by the signal itself: no document, status 128+N)"},
 }
 
 // RunNote says how tmx run's exit status differs from the table.

@@ -84,7 +84,7 @@ func takeDoneFD() *os.File {
 	os.Unsetenv(tmux.DoneFDEnv)
 	fd, err := strconv.Atoi(v)
 	var st syscall.Stat_t
-	if err != nil || fd < 3 || syscall.Fstat(fd, &st) != nil || st.Mode&syscall.S_IFMT != syscall.S_IFIFO {
+	if err != nil || v != strconv.Itoa(fd) || fd < 3 || syscall.Fstat(fd, &st) != nil || st.Mode&syscall.S_IFMT != syscall.S_IFIFO {
 		return nil
 	}
 	syscall.CloseOnExec(fd)
@@ -103,12 +103,21 @@ func Run(ctx context.Context, env *Env) int { return run(ctx, env, false, false)
 // (docs/benchmarks.md). Every other command, and any call through --host,
 // turns the signal into a cancelled context and exits 130 (interrupted)
 // with its document, after ending its waits. "" is tmx alone (help, or
-// --version). TestQuickVerbsOnlyRead keeps the list to commands without
-// waits or writes.
+// --version), not a verb after "--". since is not one: its first use
+// writes the cursor key. TestQuickVerbsOnlyRead keeps the list to
+// commands without waits or writes.
 var quickVerbs = map[string]bool{
-	"": true, "ls": true, "info": true, "show": true, "find-pane": true, "capture": true, "since": true,
+	"": true, "ls": true, "info": true, "show": true, "find-pane": true, "capture": true,
 	"snapshot": true, "search": true, "vars": true, "status": true, "capabilities": true,
 	"version": true, "help": true, "completion": true,
+}
+
+// isQuick reports whether the command line rest (the arguments after
+// takeHost, whose verb is verb) runs one of the quickVerbs. urfave/cli
+// still runs a verb that follows "--" (tmx --json -- wait ...), which
+// takeHost does not name.
+func isQuick(verb string, rest []string) bool {
+	return quickVerbs[verb] && (verb != "" || !slices.Contains(rest, "--"))
 }
 
 // onSignals returns ctx cancelled by SIGINT or SIGTERM, and its stop, when
@@ -144,7 +153,7 @@ func run(ctx context.Context, env *Env, all, signals bool) int {
 		}
 	}
 	host, rest, verb := takeHost(env.Args, env.Environ)
-	ctx, stop := onSignals(ctx, signals && (host != "" || !quickVerbs[verb]))
+	ctx, stop := onSignals(ctx, signals && (host != "" || !isQuick(verb, rest)))
 	defer stop()
 	if host != "" {
 		switch verb {
@@ -192,8 +201,8 @@ func (e exitStatus) Error() string { return fmt.Sprintf("exit status %d", int(e)
 // globalValueFlags are the global flags that take a value, for finding the
 // verb in the raw arguments.
 var globalValueFlags = map[string]bool{
-	"-L": true, "--socket-name": true, "-socket-name": true,
-	"-S": true, "--socket-path": true, "-socket-path": true,
+	"-L": true, "--L": true, "--socket-name": true, "-socket-name": true,
+	"-S": true, "--S": true, "--socket-path": true, "-socket-path": true,
 	"--tmux": true, "-tmux": true,
 	"--expect-server": true, "-expect-server": true,
 	"--host": true, "-host": true,

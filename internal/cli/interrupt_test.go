@@ -73,8 +73,13 @@ func TestSignalEndsWait(t *testing.T) {
 	bin := builtBinaries(t)
 	srv := tmuxtest.New(t)
 	pane := srv.NewPane("s", "bash", 80, 20)
-	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM} {
-		cmd := exec.Command(filepath.Join(bin, "tmx"), "--json", "wait", "--text", "never", "--timeout", "30", pane)
+	for i, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM, syscall.SIGINT} {
+		args := []string{"--json", "wait", "--text", "never", "--timeout", "30", pane}
+		if i == 2 {
+			// A verb after "--" is still run, so it is no quick one.
+			args = append([]string{"--json", "--"}, args[1:]...)
+		}
+		cmd := exec.Command(filepath.Join(bin, "tmx"), args...)
 		cmd.Env = srv.Env
 		var out, errb strings.Builder
 		cmd.Stdout, cmd.Stderr = &out, &errb

@@ -628,6 +628,11 @@ func (s *Server) runCLI(ctx context.Context, global, argv []string, stdin string
 		syscall.Kill(-pid, syscall.SIGKILL) // whatever is left of the group
 		<-exited
 	}
+	if fileSize(stdoutF) == 0 && fileSize(stderrF) == 0 {
+		// Done, and nothing printed: not tmx as it should be. Its exit
+		// status is all there is to report.
+		<-exited
+	}
 	select {
 	case <-exited:
 		out.err = waitErr

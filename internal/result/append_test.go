@@ -112,3 +112,13 @@ func BenchmarkMarshalPanes(b *testing.B) {
 		}
 	})
 }
+
+// A nil pointer to one of them is refused as encoding/json refuses it,
+// not a panic.
+func TestAppendersNilPointer(t *testing.T) {
+	for _, d := range []any{(*Panes)(nil), (*PaneDetail)(nil), (*Capture)(nil)} {
+		if _, err := Marshal(d); err == nil {
+			t.Errorf("Marshal(%T nil) gave no error", d)
+		}
+	}
+}

@@ -38,16 +38,23 @@ func Marshal(doc any) ([]byte, error) {
 	case Panes:
 		a = d
 	case *Panes:
-		a = d
+		if d != nil {
+			a = *d
+		}
 	case PaneDetail:
 		a = d
 	case *PaneDetail:
-		a = d
+		if d != nil {
+			a = *d
+		}
 	case Capture:
 		a = d
 	case *Capture:
-		a = d
-	default:
+		if d != nil {
+			a = *d
+		}
+	}
+	if a == nil {
 		return marshalReflect(doc)
 	}
 	w := objectWriter{b: append(make([]byte, 0, 4096), '{')}
