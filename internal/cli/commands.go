@@ -83,6 +83,8 @@ type call struct {
 	// stdin is the --stdin-args document (nil without the flag).
 	stdin stdinDoc
 	cl    *client.Client
+	// serverChecked is set once --expect-server has been checked.
+	serverChecked bool
 }
 
 // action wraps fn for a command without a payload: arguments after "--"
@@ -131,39 +133,82 @@ func payloadAction(env *Env, fn func(x *call) error) cli.ActionFunc {
 // of the server, or starts one where none runs. Errors: those of
 // newClient, and stale_target.
 func (x *call) client() (*client.Client, error) {
+	cl, err := x.newClient()
+	if err != nil || x.serverChecked || globalString(x.Context, "expect-server") == "" {
+		return cl, err
+	}
+	srv, err := cl.ServerRun(x.ctx())
+	if err := x.expectServer(srv, err); err != nil {
+		return nil, err
+	}
+	return cl, nil
+}
+
+// newClient returns the tmux client, creating it on first use, without
+// the --expect-server check.
+func (x *call) newClient() (*client.Client, error) {
 	if x.cl == nil {
 		cl, err := newClient(x.Context, x.env)
 		if err != nil {
 			return nil, err
-		}
-		if globalString(x.Context, "expect-server") != "" {
-			srv, err := cl.ServerRun(x.ctx())
-			if te := tmxerr.As(err); errors.Is(err, client.ErrNoServer) && (te == nil || te.Code == tmxerr.NoServer) {
-				// (A server that runs but cannot be reached, such as one
-				// whose socket file was deleted, keeps its own error.)
-				return nil, tmxerr.Errorf(tmxerr.StaleTarget, "no tmux server runs on the socket; the one --expect-server %s names is gone, and ids from it name nothing now", globalString(x.Context, "expect-server")).
-					WithFix("stale_target_gone")
-			}
-			if err == nil {
-				err = checkExpectServer(x, srv)
-			}
-			if err != nil {
-				return nil, err
-			}
 		}
 		x.cl = cl
 	}
 	return x.cl, nil
 }
 
-// snapshot returns the client and one snapshot of the server.
+// expectServer checks srv, or the error err of reading it, against
+// --expect-server, once per call (see checkExpectServer). Errors:
+// stale_target, err itself.
+func (x *call) expectServer(srv client.Server, err error) error {
+	if te := tmxerr.As(err); errors.Is(err, client.ErrNoServer) && (te == nil || te.Code == tmxerr.NoServer) {
+		// (A server that runs but cannot be reached, such as one whose
+		// socket file was deleted, keeps its own error.)
+		return tmxerr.Errorf(tmxerr.StaleTarget, "no tmux server runs on the socket; the one --expect-server %s names is gone, and ids from it name nothing now", globalString(x.Context, "expect-server")).
+			WithFix("stale_target_gone")
+	}
+	if err == nil {
+		err = checkExpectServer(x, srv)
+	}
+	x.serverChecked = err == nil
+	return err
+}
+
+// snapshot returns the client and one snapshot of the server. With
+// --expect-server, the snapshot's own server fields (#{pid} and
+// #{start_time} of every pane) are what is checked, before anything acts:
+// no exchange of its own, which was one more tmux round trip in every MCP
+// call that names an id.
 func (x *call) snapshot() (*client.Client, *client.Snapshot, error) {
-	cl, err := x.client()
+	if x.serverChecked || globalString(x.Context, "expect-server") == "" {
+		cl, err := x.client()
+		if err != nil {
+			return nil, nil, err
+		}
+		snap, err := cl.Snapshot(x.ctx())
+		return cl, snap, err
+	}
+	cl, err := x.newClient()
 	if err != nil {
 		return nil, nil, err
 	}
 	snap, err := cl.Snapshot(x.ctx())
-	return cl, snap, err
+	if err == nil && len(snap.Panes) == 0 {
+		// No pane to carry the server's fields (a server kept without
+		// sessions): ask it.
+		if _, err := x.client(); err != nil {
+			return nil, nil, err
+		}
+		return cl, snap, nil
+	}
+	var srv client.Server
+	if err == nil {
+		srv = snap.Server
+	}
+	if err := x.expectServer(srv, err); err != nil {
+		return nil, nil, err
+	}
+	return cl, snap, nil
 }
 
 // checkExpectServer refuses a server (its socket path, pid and start
