@@ -58,17 +58,22 @@ type CaptureResult struct {
 	Truncated    bool `json:"truncated"`
 	DroppedLines int  `json:"dropped_lines"`
 	DroppedBytes int  `json:"dropped_bytes"`
+	// Server is the server the text was read from, as that read reported
+	// it (socket path, pid, start time; not in the document): a caller can
+	// check the server run without an exchange of its own.
+	Server Server `json:"-"`
 }
 
 // captureFields are read in the same invocation as the text: they verify
 // the pane (display-message falls back to another pane when its target is
-// gone) and say where the text sits.
-var captureFields = []string{"pane_id", "history_size", "pane_height", "alternate_on"}
+// gone), say where the text sits, and name the server run.
+var captureFields = []string{"pane_id", "history_size", "pane_height", "alternate_on", "socket_path", "pid", "start_time"}
 
 // paneText is one reading of a pane's lines, each with its absolute rows.
 type paneText struct {
 	historySize int
 	alternate   bool
+	server      Server
 	lines       []Line
 	// from is the absolute row the reading starts at.
 	from int
@@ -109,7 +114,8 @@ func (c *Client) readText(ctx context.Context, paneID string, from int, to *int,
 		return nil, tmxerr.Errorf(tmxerr.TargetNotFound, "no pane %s on this server", paneID).
 			WithFix("list_panes")
 	}
-	t := &paneText{historySize: atoi(recs[0][1])}
+	t := &paneText{historySize: atoi(recs[0][1]),
+		server: Server{SocketPath: recs[0][4], PID: atoi(recs[0][5]), StartTime: atoi64(recs[0][6])}}
 	first := max(from, -t.historySize)
 	if t.alternate = isOne(recs[0][3]); t.alternate {
 		first = max(from, 0) // the alternate screen has no history
@@ -182,6 +188,7 @@ func (c *Client) Capture(ctx context.Context, paneID string, o CaptureOptions) (
 		}
 	}
 	res := captureResult(paneID, t.lines, Budget(texts(t.lines), o.MaxLines, o.MaxBytes), false)
+	res.Server = t.server
 	// The history rows above what was read are lines of the pane the
 	// result does not hold too (the alternate screen shows none of them).
 	if !t.alternate {
@@ -231,7 +238,9 @@ func (c *Client) captureRange(ctx context.Context, paneID string, o CaptureOptio
 			in = append(in, ln)
 		}
 	}
-	return captureResult(paneID, in, budgetFor(o, texts(in)), o.From != 0), nil
+	res := captureResult(paneID, in, budgetFor(o, texts(in)), o.From != 0)
+	res.Server = t.server
+	return res, nil
 }
 
 // captureRun reads the output of run o.Run in the pane, between its
@@ -269,7 +278,9 @@ func (c *Client) captureRun(ctx context.Context, paneID string, o CaptureOptions
 	if lo <= hi {
 		in = out[lo : hi+1]
 	}
-	return captureResult(paneID, in, budgetFor(o, texts(in)), o.From != 0), nil
+	res := captureResult(paneID, in, budgetFor(o, texts(in)), o.From != 0)
+	res.Server = t.server
+	return res, nil
 }
 
 // budgetFor cuts lines to o's budgets: a read from a start keeps the

@@ -409,7 +409,11 @@ func captureCmd(env *Env) *cli.Command {
 				From: x.Int("from"), To: x.Int("to"), Run: x.String("run"),
 				Rows: x.Bool("rows"), KeepTrailing: x.Bool("keep-trailing"),
 			})
-			if err != nil {
+			var srv client.Server
+			if res != nil {
+				srv = res.Server
+			}
+			if err := x.checkRead(srv, err); err != nil {
 				return x.explainTarget(err)
 			}
 			return x.emit(result.Capture{CaptureResult: *res}, func(w io.Writer) {

@@ -261,11 +261,32 @@ func (x *call) paneTarget() (*client.Client, string, error) {
 		return nil, "", client.SelectorError(err)
 	}
 	if sel.Form == selector.FormPaneID {
-		cl, err := x.client()
+		// With --expect-server the caller checks the server run its own
+		// read reports (checkRead), after reading and before printing.
+		cl, err := x.newClient()
 		return cl, sel.String(), err
 	}
 	cl, _, r, err := x.target(x.args[0])
 	return cl, r.Pane.PaneID, err
+}
+
+// checkRead checks the server a read of a pane id reported, srv, or the
+// read's error err, against --expect-server, which paneTarget left to it:
+// the read changed nothing, and nothing is printed before this. A read
+// that failed is checked by asking the server, so a restart reads as
+// stale_target rather than as the read's own error. It returns err when
+// the server is the one expected.
+func (x *call) checkRead(srv client.Server, err error) error {
+	if x.serverChecked || globalString(x.Context, "expect-server") == "" {
+		return err
+	}
+	if err != nil {
+		if _, cerr := x.client(); cerr != nil {
+			return cerr
+		}
+		return err
+	}
+	return x.expectServer(srv, nil)
 }
 
 // explainTarget turns a target_not_found that tmux reported for a pane id

@@ -611,6 +611,11 @@ func TestExpectServer(t *testing.T) {
 	d := mustJSON(t, srv, 0, "info")
 	oldPID := strconv.Itoa(int(d["server_pid"].(float64)))
 	mustJSON(t, srv, 0, "--expect-server", oldPID, "show", "@0")
+	// A capture of a pane id checks the run its own read reports.
+	mustJSON(t, srv, 0, "--expect-server", oldPID+":"+strconv.Itoa(int(d["start_time"].(float64))), "capture", "%0")
+	if code, _ := mustFail(t, srv, 2, "--expect-server", oldPID+":1", "capture", "%0"); code != tmxerr.StaleTarget {
+		t.Errorf("capture with another start time: %s", code)
+	}
 	srv.KillServer()
 	mustJSON(t, srv, 0, "new", "-s", "second")
 	for _, args := range [][]string{
