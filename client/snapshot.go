@@ -2,6 +2,7 @@ package client
 
 import (
 	"context"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -168,10 +169,17 @@ type Snapshot struct {
 // Errors: no_server, socket_error, tmux_error.
 func (c *Client) Snapshot(ctx context.Context) (*Snapshot, error) {
 	recs, err := c.Query(ctx, paneFieldNames, "list-panes", "-a", "-F", FormatArg)
+	snap := &Snapshot{}
+	if noCurrentTarget(err) {
+		// A server without sessions (exit-empty off): list-panes, even
+		// with -a, looks for a current target first and finds none.
+		// display-message needs none for the server's own fields.
+		recs, err = nil, c.readServer(ctx, &snap.Server)
+	}
 	if err != nil {
 		return nil, err
 	}
-	snap := &Snapshot{Panes: make([]PaneInfo, 0, len(recs))}
+	snap.Panes = make([]PaneInfo, 0, len(recs))
 	for _, rec := range recs {
 		var p PaneInfo
 		for i, f := range paneFields {
@@ -185,6 +193,29 @@ func (c *Client) Snapshot(ctx context.Context) (*Snapshot, error) {
 		snap.Panes[i].IsCaller = snap.Caller.PaneID != "" && snap.Panes[i].PaneID == snap.Caller.PaneID
 	}
 	return snap, nil
+}
+
+// noCurrentTarget reports whether err is tmux's "no current target" (cmd-find.c),
+// what list-panes -a says on a server without sessions.
+func noCurrentTarget(err error) bool {
+	return err != nil && tmxerr.As(err) != nil && strings.Contains(err.Error(), "no current target")
+}
+
+// readServer reads the server's fields of paneFields (those from
+// socket_path on) into s, in one display-message.
+func (c *Client) readServer(ctx context.Context, s *Server) error {
+	first := slices.Index(paneFieldNames, "socket_path")
+	recs, err := c.Query(ctx, paneFieldNames[first:], "display-message", "-p", FormatArg)
+	if err != nil {
+		return err
+	}
+	if len(recs) != 1 {
+		return tmxerr.Errorf(tmxerr.TmuxError, "tmux display-message gave %d lines for the server, not one", len(recs))
+	}
+	for i, f := range paneFields[first:] {
+		f.set(&PaneInfo{}, s, recs[0][i])
+	}
+	return nil
 }
 
 // Selectors returns the view of s that selector resolution needs.

@@ -715,3 +715,23 @@ func TestRunAtContinuationPrompt(t *testing.T) {
 		})
 	}
 }
+
+// A server kept without sessions (exit-empty off) lists as empty, with
+// its run, instead of failing on tmux's "no current target"; and
+// --expect-server, with no pane to carry the run, asks the server.
+func TestLsWithoutSessions(t *testing.T) {
+	t.Parallel()
+	srv := tmuxtest.New(t)
+	srv.Tmux("set-option", "-g", "exit-empty", "off", ";", "start-server")
+	run := strings.Fields(srv.Tmux("display-message", "-p", "#{pid} #{start_time}"))
+	for _, args := range [][]string{{"ls"}, {"ls", "--panes"}, {"ls", "--sessions"}} {
+		d := mustJSON(t, srv, 0, args...)
+		if fmt.Sprint(int64(d["server_pid"].(float64))) != run[0] || fmt.Sprint(int64(d["start_time"].(float64))) != run[1] {
+			t.Errorf("%v: server %v %v, want %v", args, d["server_pid"], d["start_time"], run)
+		}
+	}
+	mustJSON(t, srv, 0, "--expect-server", run[0]+":"+run[1], "ls", "--panes")
+	if code, _ := mustFail(t, srv, 2, "--expect-server", run[0]+":1", "ls", "--panes"); code != tmxerr.StaleTarget {
+		t.Errorf("a wrong start time: %s", code)
+	}
+}
