@@ -187,8 +187,7 @@ func (c *Client) Capture(ctx context.Context, paneID string, o CaptureOptions) (
 			break
 		}
 	}
-	res := captureResult(paneID, t.lines, Budget(texts(t.lines), o.MaxLines, o.MaxBytes), false)
-	res.Server = t.server
+	res := captureResult(paneID, t, t.lines, Budget(texts(t.lines), o.MaxLines, o.MaxBytes), false)
 	// The history rows above what was read are lines of the pane the
 	// result does not hold too (the alternate screen shows none of them).
 	if !t.alternate {
@@ -238,9 +237,7 @@ func (c *Client) captureRange(ctx context.Context, paneID string, o CaptureOptio
 			in = append(in, ln)
 		}
 	}
-	res := captureResult(paneID, in, budgetFor(o, texts(in)), o.From != 0)
-	res.Server = t.server
-	return res, nil
+	return captureResult(paneID, t, in, budgetFor(o, texts(in)), o.From != 0), nil
 }
 
 // captureRun reads the output of run o.Run in the pane, between its
@@ -278,9 +275,7 @@ func (c *Client) captureRun(ctx context.Context, paneID string, o CaptureOptions
 	if lo <= hi {
 		in = out[lo : hi+1]
 	}
-	res := captureResult(paneID, in, budgetFor(o, texts(in)), o.From != 0)
-	res.Server = t.server
-	return res, nil
+	return captureResult(paneID, t, in, budgetFor(o, texts(in)), o.From != 0), nil
 }
 
 // budgetFor cuts lines to o's budgets: a read from a start keeps the
@@ -292,10 +287,11 @@ func budgetFor(o CaptureOptions, lines []string) Budgeted {
 	return Budget(lines, o.MaxLines, o.MaxBytes)
 }
 
-// captureResult is the result of lines cut to b; head says b kept the
-// oldest lines.
-func captureResult(paneID string, lines []Line, b Budgeted, head bool) *CaptureResult {
-	res := &CaptureResult{PaneID: paneID, Lines: b.Lines, Truncated: b.Truncated, DroppedLines: b.DroppedLines, DroppedBytes: b.DroppedBytes}
+// captureResult is the result of lines (of the reading t) cut to b; head
+// says b kept the oldest lines.
+func captureResult(paneID string, t *paneText, lines []Line, b Budgeted, head bool) *CaptureResult {
+	res := &CaptureResult{PaneID: paneID, Lines: b.Lines, Truncated: b.Truncated, DroppedLines: b.DroppedLines, DroppedBytes: b.DroppedBytes,
+		Server: t.server}
 	if res.Lines == nil {
 		res.Lines = []string{}
 	}

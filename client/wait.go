@@ -624,12 +624,9 @@ func (c *Client) serverIdentity(ctx context.Context) (string, error) {
 // (display-message -p). Errors: those of [Client.Query], such as
 // ErrNoServer.
 func (c *Client) ServerRun(ctx context.Context) (Server, error) {
-	recs, err := c.Query(ctx, []string{"socket_path", "pid", "start_time"}, "display-message", "-p", FormatArg)
-	if err != nil {
+	var s Server
+	if err := c.readServer(ctx, &s); err != nil {
 		return Server{}, err
 	}
-	if len(recs) != 1 {
-		return Server{}, fmt.Errorf("tmux display-message gave %d lines for the server, not one", len(recs))
-	}
-	return Server{SocketPath: recs[0][0], PID: atoi(recs[0][1]), StartTime: atoi64(recs[0][2])}, nil
+	return s, nil
 }

@@ -1,10 +1,11 @@
 package catalog
 
 import (
+	"sync"
+
 	"github.com/tmx-sh/tmx/client"
 	"github.com/tmx-sh/tmx/internal/result"
 	"github.com/tmx-sh/tmx/tmxerr"
-	"sync"
 )
 
 func num(f float64) *float64 { return &f }

@@ -176,36 +176,20 @@ func (x *call) expectServer(srv client.Server, err error) error {
 
 // snapshot returns the client and one snapshot of the server. With
 // --expect-server, the snapshot's own server fields (#{pid} and
-// #{start_time} of every pane) are what is checked, before anything acts:
-// no exchange of its own, which was one more tmux round trip in every MCP
+// #{start_time}) are what is checked, before anything acts (checkRead): no
+// exchange of its own, which was one more tmux round trip in every MCP
 // call that names an id.
 func (x *call) snapshot() (*client.Client, *client.Snapshot, error) {
-	if x.serverChecked || globalString(x.Context, "expect-server") == "" {
-		cl, err := x.client()
-		if err != nil {
-			return nil, nil, err
-		}
-		snap, err := cl.Snapshot(x.ctx())
-		return cl, snap, err
-	}
 	cl, err := x.newClient()
 	if err != nil {
 		return nil, nil, err
 	}
 	snap, err := cl.Snapshot(x.ctx())
-	if err == nil && len(snap.Panes) == 0 {
-		// No pane to carry the server's fields (a server kept without
-		// sessions): ask it.
-		if _, err := x.client(); err != nil {
-			return nil, nil, err
-		}
-		return cl, snap, nil
-	}
 	var srv client.Server
-	if err == nil {
+	if snap != nil {
 		srv = snap.Server
 	}
-	if err := x.expectServer(srv, err); err != nil {
+	if err := x.checkRead(srv, err); err != nil {
 		return nil, nil, err
 	}
 	return cl, snap, nil
@@ -270,9 +254,9 @@ func (x *call) paneTarget() (*client.Client, string, error) {
 	return cl, r.Pane.PaneID, err
 }
 
-// checkRead checks the server a read of a pane id reported, srv, or the
-// read's error err, against --expect-server, which paneTarget left to it:
-// the read changed nothing, and nothing is printed before this. A read
+// checkRead checks the server a read reported, srv, or the read's error
+// err, against --expect-server: the read changed nothing, and nothing is
+// printed or done before this (the snapshot, a pane id's capture). A read
 // that failed is checked by asking the server, so a restart reads as
 // stale_target rather than as the read's own error. It returns err when
 // the server is the one expected.

@@ -628,10 +628,14 @@ func (s *Server) runCLI(ctx context.Context, global, argv []string, stdin string
 		syscall.Kill(-pid, syscall.SIGKILL) // whatever is left of the group
 		<-exited
 	}
-	if fileSize(stdoutF) == 0 && fileSize(stderrF) == 0 {
+	out.stdout, out.stdoutOver = readHead(stdoutF, maxStdout)
+	out.stderr = readTail(stderrF, maxStderr)
+	if len(out.stdout) == 0 && len(out.stderr) == 0 {
 		// Done, and nothing printed: not tmx as it should be. Its exit
-		// status is all there is to report.
+		// status, and whatever it wrote on its way out, are all there is
+		// to report.
 		<-exited
+		out.stderr = readTail(stderrF, maxStderr)
 	}
 	select {
 	case <-exited:
@@ -639,8 +643,6 @@ func (s *Server) runCLI(ctx context.Context, global, argv []string, stdin string
 	default:
 	}
 	out.reaped = exited
-	out.stdout, out.stdoutOver = readHead(stdoutF, maxStdout)
-	out.stderr = readTail(stderrF, maxStderr)
 	return out
 }
 
