@@ -117,7 +117,9 @@ var (
 // not at its prompt within promptSettle (another program, a job of the
 // shell, a builtin, or a script holds it). A shell younger than
 // startupWindow and busy itself is waited for up to limit instead: it is
-// reading its startup files. It returns what the probe saw. Errors: pane_dead,
+// reading its startup files; a pane whose process has not yet executed
+// its program at all is waited for within promptSettle. It returns what
+// the probe saw. Errors: pane_dead,
 // pane_in_mode, caller_pane, caller_unproven, unsupported_shell, pane_busy.
 func checkRunnable(p PaneInfo, caller Caller, limit time.Duration) (promptState, error) {
 	if err := checkInputTarget(p, caller, InputOptions{}); err != nil {
@@ -125,6 +127,11 @@ func checkRunnable(p PaneInfo, caller Caller, limit time.Duration) (promptState,
 			te.WithFix("run_elsewhere")
 		}
 		return promptState{}, err
+	}
+	// A pane created a moment ago may not have executed its shell yet:
+	// until it has, tmux and /proc name tmux, not the shell.
+	for end := time.Now().Add(promptSettle); p.PanePID > 0 && tmux.Unexecuted(p.PanePID) && time.Now().Before(end); {
+		time.Sleep(time.Millisecond)
 	}
 	name, kind := paneShell(p)
 	switch kind {

@@ -101,6 +101,12 @@ func Comm(pid int) string {
 	return strings.TrimSpace(string(b))
 }
 
+// Unexecuted reports whether pid is still tmux's child that has not yet
+// executed a pane's program: just after new-session, new-window or
+// split-window the pane's process is the server's fork, named "tmux:
+// server", for a moment (a nested tmux client is "tmux: client").
+func Unexecuted(pid int) bool { return Comm(pid) == "tmux: server" }
+
 // RunningCommand reports whether pid is tmux's child that has not yet
 // executed the pane's program (comm "tmux: server", returned as what), or
 // a shell running a command string or a script (its command line,
