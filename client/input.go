@@ -592,9 +592,12 @@ func (c *Client) submit(ctx context.Context, p PaneInfo, text string, atPrompt b
 	if err != nil {
 		return Unknown
 	}
+	// Both watches are bounded by the clock, not by a count of polls: on a
+	// loaded machine each read takes longer than submitPoll, and a counted
+	// watch would last well past submitWatch and see a slow program react.
 	if atPrompt && tail != "" {
-		for waited := time.Duration(0); !strings.Contains(before.line, tail); waited += submitPoll {
-			if waited >= submitWatch {
+		for start := time.Now(); !strings.Contains(before.line, tail); {
+			if time.Since(start) >= submitWatch {
 				res.Warnings = append(res.Warnings, "the shell's command line did not show the text as typed (its line editor may have read the keys as commands, as vi command mode does), so tmx did not press Enter")
 				return No
 			}
@@ -607,7 +610,7 @@ func (c *Client) submit(ctx context.Context, p PaneInfo, text string, atPrompt b
 	if err := send(); err != nil {
 		return Unknown
 	}
-	for waited := time.Duration(0); waited < submitWatch; waited += submitPoll {
+	for start := time.Now(); time.Since(start) < submitWatch; {
 		time.Sleep(submitPoll)
 		now, err := c.paneState(ctx, p.PaneID)
 		if err != nil {

@@ -269,6 +269,10 @@ func (w *textWait) watch(ctx context.Context) (*WaitResult, error) {
 	defer cancel()
 	cc, cerr := w.c.r.AttachControl(deadline, w.p.SessionID, w.p.PaneID)
 	if cerr != nil {
+		// A cancelled ctx ends deadline too: it is no timeout.
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
 		if deadline.Err() != nil {
 			return w.end(OutcomeTimedOut), nil
 		}

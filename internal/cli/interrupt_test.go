@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tmx-sh/tmx/client"
 	"github.com/tmx-sh/tmx/internal/tmuxtest"
 	"github.com/tmx-sh/tmx/tmxerr"
 )
@@ -98,6 +99,31 @@ func TestSignalEndsWait(t *testing.T) {
 			t.Errorf("%v: code %s, want interrupted", sig, c)
 		}
 		tmuxtest.Eventually(t, "the wait's control client to leave", func() bool { return srv.ClientList() == "" }, srv.ClientList)
+	}
+}
+
+// An interrupt that comes while the wait's control client is still
+// attaching is an interrupt (exit 130), not a timeout: the attach's own
+// deadline ends with ctx, and the wait told the two apart only later. The
+// test holds the socket's control lock, so the attach is surely pending.
+func TestInterruptDuringAttach(t *testing.T) {
+	t.Parallel()
+	srv := tmuxtest.New(t)
+	pane := srv.NewPane("s", "bash", 80, 20)
+	f, err := os.OpenFile(client.ControlLockFile(client.Socket{Name: srv.Name}.PathIn(srv.Getenv)), os.O_RDWR|os.O_CREATE, 0o600)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX); err != nil {
+		t.Fatal(err)
+	}
+	r := runInterrupted(t, srv, 300*time.Millisecond, "--json", "wait", "--text", "never", "--timeout", "30", pane)
+	if r.code != tmxerr.ExitInterrupted {
+		t.Fatalf("exit %d, want %d: %+v", r.code, tmxerr.ExitInterrupted, r)
+	}
+	if c, _, _ := r.errDoc(t); c != tmxerr.Interrupted {
+		t.Errorf("code %s, want interrupted", c)
 	}
 }
 

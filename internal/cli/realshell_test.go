@@ -664,7 +664,7 @@ func TestExpectServer(t *testing.T) {
 	}
 }
 
-// A program that reacts seconds after Enter (three times as long as tmx
+// A program that reacts seconds after Enter (four times as long as tmx
 // watches for a change) gets one Enter, not two, and submitted says
 // unknown: no change was seen, and none is evidence of nothing.
 func TestSubmitOnceToSlowProgram(t *testing.T) {
@@ -674,7 +674,7 @@ func TestSubmitOnceToSlowProgram(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	delay := 3 * client.CurrentTiming().SubmitWatch
+	delay := 4 * client.CurrentTiming().SubmitWatch
 	pane := srv.Session("slow", 120, 30, "env", "TMX_TEST_MAIN=slowreader", "TMX_TEST_SLOW_DELAY="+delay.String(), exe)
 	srv.WaitFor(pane, func(s string) bool { return strings.Contains(s, "READY") }, 10*time.Second)
 	d := mustJSON(t, srv, 0, "type", "--enter", pane, "--", "go")
