@@ -9,7 +9,8 @@ import (
 	"strings"
 	"syscall"
 	"time"
-	"unsafe"
+
+	"golang.org/x/sys/unix"
 )
 
 // What /proc says about the processes in tmux's panes (proc(5)). Every
@@ -257,21 +258,22 @@ func ReadStatus(pid int) Status {
 // for a child to exit.
 func (s Status) WaitsForChild() bool { return s.Wchan == "do_wait" || s.Wchan == "kernel_wait4" }
 
-// TTYLflag returns the local-mode flags (termios c_lflag) of the terminal
-// at path (a pane's pane_tty), opened without becoming a controlling
-// terminal and closed at once. Only the tty driver's settings are read:
-// nothing is read from or written to the terminal.
-func TTYLflag(path string) (uint32, bool) {
+// TTYLflag returns the local-mode flags (termios c_lflag, as
+// golang.org/x/sys/unix types them) of the terminal at path (a pane's
+// pane_tty), opened without becoming a controlling terminal and closed at
+// once. Only the tty driver's settings are read: nothing is read from or
+// written to the terminal.
+func TTYLflag(path string) (uint64, bool) {
 	fd, ok := openTTY(path)
 	if !ok {
 		return 0, false
 	}
 	defer syscall.Close(fd)
-	var t syscall.Termios
-	if _, _, e := syscall.Syscall(syscall.SYS_IOCTL, uintptr(fd), syscall.TCGETS, uintptr(unsafe.Pointer(&t))); e != 0 {
+	t, err := unix.IoctlGetTermios(fd, ioctlReadTermios)
+	if err != nil {
 		return 0, false
 	}
-	return t.Lflag, true
+	return uint64(t.Lflag), true
 }
 
 // FlushTypeahead discards input the terminal at path holds that no
@@ -284,9 +286,7 @@ func FlushTypeahead(path string) bool {
 		return false
 	}
 	defer syscall.Close(fd)
-	const tcflsh, tciflush = 0x540B, 0 // asm-generic/ioctls.h, termbits.h
-	_, _, e := syscall.Syscall(syscall.SYS_IOCTL, uintptr(fd), tcflsh, tciflush)
-	return e == 0
+	return flushInput(fd) == nil
 }
 
 func openTTY(path string) (int, bool) {

@@ -88,3 +88,8 @@ func TTYName(f *os.File) string {
 	})
 	return name
 }
+
+// streamSocket returns a new close-on-exec Unix stream socket.
+func streamSocket() (int, error) {
+	return syscall.Socket(syscall.AF_UNIX, syscall.SOCK_STREAM|syscall.SOCK_CLOEXEC, 0)
+}

@@ -62,7 +62,7 @@ func socketPathFor(name, tmpdir string, uid int) string {
 // connects and closes; it sends tmux nothing. (A raw socket rather than
 // package net, which would link tmx dynamically and slow every start.)
 func (s Socket) Live(getenv func(string) string) bool {
-	fd, err := syscall.Socket(syscall.AF_UNIX, syscall.SOCK_STREAM|syscall.SOCK_CLOEXEC, 0)
+	fd, err := streamSocket()
 	if err != nil {
 		return false
 	}

@@ -1,0 +1,15 @@
+//go:build darwin || dragonfly || freebsd || netbsd || openbsd
+
+package tmux
+
+import "golang.org/x/sys/unix"
+
+// ioctlReadTermios reads a terminal's settings (tcgetattr, termios(4)).
+const ioctlReadTermios = unix.TIOCGETA
+
+// flushInput is tcflush(fd, TCIFLUSH): the BSDs' TIOCFLUSH ioctl takes a
+// pointer to the queues to flush, FREAD (1) for input (tty(4)).
+func flushInput(fd int) error {
+	const fread = 1 // sys/fcntl.h
+	return unix.IoctlSetPointerInt(fd, unix.TIOCFLUSH, fread)
+}
