@@ -193,7 +193,7 @@ func (m frameMarkers) extract(lines []string) (out []string, status int, started
 // skip the frame's end line, while sh waits for its child and then takes
 // its trap, and exits 130 (143 for SIGTERM) like the other shells' frames,
 // an exit fish does not cancel for. The nested fish prints the start
-// marker itself.
+// marker itself, and the sh's EXIT trap the end marker.
 //
 // The markers start and end with a carriage return as well as a newline: a
 // command may turn the terminal's onlcr off (stty -onlcr, stty raw), and a
@@ -224,16 +224,18 @@ func buildFrame(kind shellKind, shell, tmux, socket string, m frameMarkers, ff f
 			run = `set -l __tmx_c \$__tmx_cmd; set -l __tmx_1 \$__tmx_out; set -l __tmx_2 \$__tmx_err; set -e -g __tmx_cmd __tmx_out __tmx_err; begin; eval \$__tmx_c; end >\$__tmx_1 2>\$__tmx_2`
 			vars += " __tmx_out=" + q(exact.stdout) + " __tmx_err=" + q(exact.stderr)
 		}
-		nested := `trap "exit 130" INT; trap "exit 143" TERM; "$0" -c "set -l fish_trace; builtin printf '\r%s%s\033[K\r\n' ` + m.half1 + " " + m.half2 + `-s; ` + run + `"`
+		// The sh prints the end line and signals the channel from its own
+		// EXIT trap ($1 is tmux, $2 the socket): fish goes on with the
+		// block as soon as a job stops (C-z), with status 0, so only the
+		// process that waits for the command knows when it ended.
+		nested := `trap 's=$?; printf "\r\n%s%s:%s\033[K\r\n" ` + m.half1 + " " + m.half2 + `-e "$s"; "$1" -S "$2" wait-for -S ` + m.channel + `' 0; ` +
+			`trap "exit 130" INT; trap "exit 143" TERM; trap "exit 129" HUP; "$0" -c "set -l fish_trace; builtin printf '\r%s%s\033[K\r\n' ` + m.half1 + " " + m.half2 + `-s; ` + run + `"`
 		// fish has no atomic create-or-fail that stays quiet (>? warns on
 		// the terminal), so sh makes the claim.
 		script = "begin\n" +
 			"set -l fish_trace\n" +
-			"set -l __tmx_t " + q(tmux) + "; set -l __tmx_s " + q(socket) + "\n" +
 			"if command sh -c " + q(`set -C; command true >"$1"`) + " sh " + q(ff.claim) + " 2>/dev/null\n" +
-			vars + " command sh -c " + q(nested) + " (status fish-path)\n" +
-			"builtin printf '\\r\\n%s%s:%s\\033[K\\r\\n' " + m.half1 + " " + m.half2 + "-e $status\n" +
-			"command $__tmx_t -S $__tmx_s wait-for -S " + m.channel + "\n" +
+			vars + " command sh -c " + q(nested) + " (status fish-path) " + q(tmux) + " " + q(socket) + "\n" +
 			"end\n" +
 			"end\n"
 		return typed, script

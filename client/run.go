@@ -37,7 +37,8 @@ type RunOptions struct {
 // RunResult is the outcome of a framed run. Output holds only the lines
 // the command printed, newest kept within the budget. Fields that are
 // almost always false or empty (pane_exited, server_gone,
-// history_overflow, end_lost, start_unknown, resume, note) are left out
+// history_overflow, end_lost, stopped, start_unknown, resume, note) are
+// left out
 // when they are.
 type RunResult struct {
 	PaneID     string `json:"pane_id"`
@@ -51,9 +52,15 @@ type RunResult struct {
 	ServerGone      bool `json:"server_gone,omitempty"`
 	HistoryOverflow bool `json:"history_overflow,omitempty"`
 	// EndLost is true when the command ended but its end line, and with
-	// it the exit status, was gone from the pane before tmx read it
-	// (cleared, or scrolled past history-limit).
+	// it the exit status, is not in the pane: gone before tmx read it
+	// (cleared, or scrolled past history-limit), or never printed (a
+	// SIGKILL to the pane's job kills the frame around the command too).
 	EndLost bool `json:"end_lost,omitempty"`
+	// Stopped is true when the command's job was stopped (C-z in the pane,
+	// SIGTSTP or SIGSTOP) and the shell is back at its prompt: the command
+	// has not ended. fg in the pane, or SIGCONT (tmx signal PANE SIGCONT,
+	// in the background), resumes it; Resume then waits for its end.
+	Stopped bool `json:"stopped,omitempty"`
 	// StartUnknown is true when the server went away before tmx could tell
 	// whether the command started; Started is then true, to be safe.
 	StartUnknown            bool    `json:"start_unknown,omitempty"`
@@ -311,6 +318,8 @@ func (c *Client) Run(ctx context.Context, snap *Snapshot, p PaneInfo, command st
 		args = append(append(args, ";", "send-keys", "-t", p.PaneID), resetKeys...)
 	}
 	args = append(args, ";", "paste-buffer", "-d", "-b", lineBuf, "-t", p.PaneID)
+	// The shell forks the frame's job after the paste: typedAt is before it.
+	f.typedAt = time.Now()
 	if _, err := c.Exec(ctx, nil, args...); err != nil {
 		cancel()
 		<-waiter
@@ -318,14 +327,13 @@ func (c *Client) Run(ctx context.Context, snap *Snapshot, p PaneInfo, command st
 		f.removeFiles()
 		return nil, err
 	}
-	f.typedAt = time.Now()
 
 	lines, found, pending := f.await(ctx, deadline, waiter)
 	cancel()
 	reap(pending)
 	if !found && !res.ServerGone && !res.PaneExited && !f.notStarted && o.Key != nil {
 		if key, err := o.Key(); err == nil {
-			t := &RunToken{paneGen: genOf(snap.Server, p.PaneID, p.PanePID), OwnerPID: os.Getpid(), StartAbs: f.startAbs, Exact: o.Exact}
+			t := &RunToken{paneGen: genOf(snap.Server, p.PaneID, p.PanePID), OwnerPID: os.Getpid(), StartAbs: f.startAbs, Exact: o.Exact, TypedAt: f.typedAt}
 			hex.Decode(t.Nonce[:], []byte(nonce))
 			res.Resume = t.Encode(key)
 		}
@@ -358,7 +366,9 @@ type frame struct {
 	heartbeat time.Duration
 	// ff are the frame's script and claim files; nil for a resumed run,
 	// known to have started.
-	ff      *frameFiles
+	ff *frameFiles
+	// typedAt is when the line was typed (just before); zero for a
+	// resumed run of an older tmx's token.
 	typedAt time.Time
 	// startSeen is true once a capture held the start marker; bufGone once
 	// the claim was found taken (the frame began), and bufChecked once that
@@ -466,8 +476,7 @@ func (f *frame) await(ctx, deadline context.Context, waiter <-chan waiterResult)
 				}
 			}
 			if f.started() {
-				if l, found, ended := f.endedUnseen(ctx); ended {
-					res.EndLost = !found
+				if l, found, over := f.endedUnseen(ctx); over {
 					return l, found, waiter
 				}
 			}
@@ -525,7 +534,7 @@ func (f *frame) finish(ctx context.Context, lines []string, found bool, o RunOpt
 		if !f.shellLives() {
 			res.PaneExited = true
 		}
-	} else if !res.ServerGone && !res.PaneExited && !res.EndLost && !f.notStarted {
+	} else if !res.ServerGone && !res.PaneExited && !res.EndLost && !res.Stopped && !f.notStarted {
 		res.TimedOut = true
 	}
 	b := Budget(out, o.MaxLines, o.MaxBytes)
@@ -553,8 +562,11 @@ func (f *frame) finish(ctx context.Context, lines []string, found bool, o RunOpt
 		res.Note = fmt.Sprintf("the shell in pane %s did not run tmx's line as typed within %gs (something in the pane took or changed the keys), so the command did not start and now never will; look at the pane before retrying", res.PaneID, startGrace.Seconds())
 	case found && res.PaneExited:
 		res.Note = "the command ended, and then the pane's shell exited: the pane is gone"
+	case res.Stopped:
+		res.Note = fmt.Sprintf("the command's job was stopped (C-z, or a stop signal) and waits, not ended, in pane %s, whose shell is back at its prompt", res.PaneID)
+		res.NoteFix = tmxerr.FixOf("resume_stopped", "pane", res.PaneID)
 	case res.EndLost:
-		res.Note = "the command ended, but its end line was gone from the pane (cleared, or scrolled past history-limit) before tmx read it: its exit status is lost, and the output shown may be partial"
+		res.Note = "the command ended, but its end line is not in the pane: it was cleared or scrolled past history-limit before tmx read it, or the command was killed with tmx's frame around it (SIGKILL to the pane's job); its exit status is lost, and the output shown may be partial"
 	case res.ServerGone:
 		res.Note = "the tmux server exited before the command finished; it may have run in part"
 	case res.PaneExited:
@@ -572,7 +584,7 @@ func (f *frame) finish(ctx context.Context, lines []string, found bool, o RunOpt
 	case cleared:
 		res.Note = "the pane's history was cleared while the command ran (clear, or clear-history): output printed before that is gone"
 	}
-	if !res.TimedOut || !res.Started {
+	if !(res.TimedOut || res.Stopped) || !res.Started {
 		res.Resume = ""
 	}
 	if f.ff != nil && (res.Started && !res.StartUnknown || f.notStarted) {
@@ -648,7 +660,7 @@ func (c *Client) Resume(ctx context.Context, snap *Snapshot, token string, o Run
 	}
 	id := t.paneID()
 	res := &RunResult{PaneID: id, EffectiveTimeoutSeconds: o.Timeout.Seconds(), RunID: hex.EncodeToString(t.Nonce[:])}
-	f := &frame{c: c, res: res, m: t.markers(), startAbs: t.StartAbs, heartbeat: o.Heartbeat}
+	f := &frame{c: c, res: res, m: t.markers(), startAbs: t.StartAbs, heartbeat: o.Heartbeat, typedAt: t.TypedAt}
 	if ef, err := c.exactFilesFor(res.RunID); err == nil && ef.exists() {
 		f.exact = &ef
 	} else {
@@ -673,10 +685,12 @@ func (c *Client) Resume(ctx context.Context, snap *Snapshot, token string, o Run
 	if !found && p != nil && p.PanePID == t.PanePID && !p.PaneDead {
 		var l []string
 		if l, found, ended = f.endedUnseen(ctx); ended {
-			lines, res.EndLost = l, !found
+			lines = l
 		}
 	}
 	switch {
+	case res.Stopped:
+		res.Resume = token
 	case found || ended:
 	case p == nil || p.PanePID != t.PanePID || p.PaneDead:
 		res.PaneExited = true
@@ -698,13 +712,16 @@ func (c *Client) Resume(ctx context.Context, snap *Snapshot, token string, o Run
 	return res, nil
 }
 
-// endedUnseen tells, for a frame known to have started, whether it has
-// ended although its end line was not seen: the pane's shell is back at its
-// prompt (read in /proc; false where /proc cannot tell). The end line may
-// only be on its way into tmux, so the pane is read again briefly first.
-// It returns the last capture and whether that holds the end line after
-// all.
-func (f *frame) endedUnseen(ctx context.Context) (lines []string, found, ended bool) {
+// endedUnseen tells, for a frame known to have started, whether waiting
+// for its end line is over although the line was not seen: the pane's
+// shell is back at its prompt (read in /proc; never where /proc cannot
+// tell). Then the frame's job was stopped (res.Stopped), or it runs on in
+// the background (after bg, or SIGCONT to the stopped job: not over), or
+// the command ended: its end line may only be on its way into tmux, so the
+// pane is read again briefly first, and a line still not there is lost
+// (res.EndLost). It returns the last capture and whether that holds the
+// end line after all.
+func (f *frame) endedUnseen(ctx context.Context) (lines []string, found, over bool) {
 	name, kind := paneShell(f.pane)
 	if probePrompt(f.pane.PanePID, f.pane.PaneTTY, kind, name).AtPrompt != Yes {
 		return nil, false, false
@@ -719,7 +736,43 @@ func (f *frame) endedUnseen(ctx context.Context) (lines []string, found, ended b
 			return lines, true, true
 		}
 	}
+	switch alive, stopped := f.job(); {
+	case stopped:
+		f.res.Stopped = true
+	case alive:
+		return lines, false, false
+	default:
+		f.res.EndLost = true
+	}
 	return lines, false, true
+}
+
+// job reports whether the frame's job is alive in the pane's shell, and
+// whether it is stopped. Job control gives the frame's subshell, the
+// command inside it, a process group of its own, the subshell its leader;
+// it is the shell's job whose leader started after the frame's line was
+// typed (a job from before the run started earlier), and it is alive
+// until that leader exits. Both false when the moment of typing is
+// unknown (a token of an older tmx) or /proc cannot tell.
+func (f *frame) job() (alive, stopped bool) {
+	if f.typedAt.IsZero() {
+		return false, false
+	}
+	shell, ok := tmux.ReadStat(f.pane.PanePID)
+	if !ok {
+		return false, false
+	}
+	// Process start times are in clock ticks (10 ms): allow two.
+	since := time.Since(f.typedAt) + 20*time.Millisecond
+	for _, g := range tmux.Groups(shell.Session, shell.Pgrp) {
+		if leader, ok := tmux.ReadStat(g.Pgrp); !ok || leader.State == 'Z' {
+			continue
+		}
+		if age, ok := tmux.Age(g.Pgrp); ok && age <= since {
+			return true, g.Stopped
+		}
+	}
+	return false, false
 }
 
 // reap waits for a pending waiter (nil: none) to report, once its

@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"encoding/hex"
 	"fmt"
+	"time"
 )
 
 // RunToken names a run tmx stopped waiting for while its command still
@@ -23,7 +24,18 @@ type RunToken struct {
 	// Exact is true for an exact run (RunOptions.Exact), whose streams
 	// are in files until a result returns them.
 	Exact bool
+	// TypedAt is when the frame's line was typed, to the millisecond;
+	// zero in a token of an older tmx. It tells the frame's job from the
+	// shell's older ones.
+	TypedAt time.Time
 }
+
+// Flags of a token's last byte, left out when none is set (a token of an
+// older tmx ends with the exact flag or nothing).
+const (
+	tokenExact   = 1 << 0
+	tokenTypedAt = 1 << 1 // followed by TypedAt, Unix milliseconds (varint)
+)
 
 const runTokenPrefix = "r1."
 
@@ -33,8 +45,18 @@ func (t *RunToken) Encode(k *CursorKey) string {
 	b = binary.AppendUvarint(b, uint64(t.OwnerPID))
 	b = append(b, t.Nonce[:]...)
 	b = binary.AppendVarint(b, int64(t.StartAbs))
+	var flags byte
 	if t.Exact {
-		b = append(b, 1) // absent for a run that is not exact
+		flags |= tokenExact
+	}
+	if !t.TypedAt.IsZero() {
+		flags |= tokenTypedAt
+	}
+	if flags != 0 {
+		b = append(b, flags)
+	}
+	if !t.TypedAt.IsZero() {
+		b = binary.AppendVarint(b, t.TypedAt.UnixMilli())
 	}
 	return k.seal(runTokenPrefix, b)
 }
@@ -57,8 +79,17 @@ func DecodeRunToken(s string, k *CursorKey) (*RunToken, error) {
 	copy(t.Nonce[:], r.b)
 	r.b = r.b[len(t.Nonce):]
 	t.StartAbs = int(r.i())
-	if len(r.b) == 1 && r.b[0] == 1 {
-		t.Exact, r.b = true, r.b[1:]
+	if len(r.b) > 0 {
+		flags := r.b[0]
+		if flags == 0 || flags&^(tokenExact|tokenTypedAt) != 0 {
+			return nil, damaged("resume token", resumeHint)
+		}
+		t.Exact, r.b = flags&tokenExact != 0, r.b[1:]
+		if flags&tokenTypedAt != 0 {
+			if t.TypedAt = time.UnixMilli(r.i()); t.TypedAt.IsZero() {
+				return nil, damaged("resume token", resumeHint)
+			}
+		}
 	}
 	if r.err || len(r.b) != 0 {
 		return nil, damaged("resume token", resumeHint)

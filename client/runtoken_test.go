@@ -1,8 +1,10 @@
 package client
 
 import (
+	"encoding/binary"
 	"reflect"
 	"testing"
+	"time"
 
 	"github.com/tmx-sh/tmx/tmxerr"
 )
@@ -23,6 +25,27 @@ func TestRunToken(t *testing.T) {
 	if got, err := DecodeRunToken(exact.Encode(fuzzKey), fuzzKey); err != nil || !got.Exact || !reflect.DeepEqual(got, &exact) {
 		t.Errorf("exact round trip: %+v %v", got, err)
 	}
+	typed := exact
+	typed.TypedAt = time.UnixMilli(1796000000123)
+	if got, err := DecodeRunToken(typed.Encode(fuzzKey), fuzzKey); err != nil || !reflect.DeepEqual(got, &typed) {
+		t.Errorf("typed-at round trip: %+v %v", got, err)
+	}
+	typed.Exact = false
+	if got, err := DecodeRunToken(typed.Encode(fuzzKey), fuzzKey); err != nil || !reflect.DeepEqual(got, &typed) {
+		t.Errorf("typed-at round trip, not exact: %+v %v", got, err)
+	}
+	// The body's last byte holds the flags; a zero byte or an unknown flag
+	// is no token tmx writes.
+	for _, flags := range []byte{0, 4, 0x80} {
+		body := seedToken.paneGen.append(append([]byte(nil), fuzzKey.ID[:]...))
+		body = binary.AppendUvarint(body, uint64(seedToken.OwnerPID))
+		body = append(body, seedToken.Nonce[:]...)
+		body = binary.AppendVarint(body, int64(seedToken.StartAbs))
+		body = append(body, flags)
+		if _, err := DecodeRunToken(fuzzKey.seal(runTokenPrefix, body), fuzzKey); tmxerr.As(err).Code != tmxerr.CursorInvalid {
+			t.Errorf("flags %#x: %v", flags, err)
+		}
+	}
 	if m := got.markers(); m.half1 != "__tmx01020304" || m.half2 != "05060708" || m.channel != "tmx-99-0102030405060708" {
 		t.Errorf("markers: %+v", m)
 	}
@@ -42,6 +65,8 @@ func FuzzDecodeRunToken(f *testing.F) {
 	f.Add(seedToken.Encode(fuzzKey))
 	exact := *seedToken
 	exact.Exact = true
+	f.Add(exact.Encode(fuzzKey))
+	exact.TypedAt = time.UnixMilli(1796000000123)
 	f.Add(exact.Encode(fuzzKey))
 	f.Add("r1.")
 	f.Fuzz(func(t *testing.T, s string) {

@@ -39,10 +39,12 @@ func runCmd(env *Env) *cli.Command {
 			"When tmx gives up waiting it exits 125 and says so: the command may still be running, so look\n" +
 			"at the pane before retrying. Its result then carries resume, a token: tmx run --resume TOKEN\n" +
 			"waits for that run again and returns its output and exit status as if it had not timed out.\n" +
-			"end_lost says the command ended but its end line had left the pane (cleared, or scrolled past\n" +
-			"history-limit) before tmx read it: its exit status is lost. SIGINT or SIGTERM (C-c at your\n" +
-			"terminal) ends tmx's wait, not the command: tmx exits 130 (interrupted), and the hint gives the\n" +
-			"resume token.\n\n" +
+			"end_lost says the command ended but its end line is not in the pane (cleared, scrolled past\n" +
+			"history-limit, or never printed: SIGKILL to the job kills tmx's frame around the command too):\n" +
+			"its exit status is lost. stopped says its job was stopped (C-z in the pane): tmx exits 125,\n" +
+			"and after fg (or tmx signal PANE SIGCONT) --resume waits for its end. SIGINT or SIGTERM (C-c\n" +
+			"at your terminal) ends tmx's wait, not the command: tmx exits 130 (interrupted), and the hint\n" +
+			"gives the resume token.\n\n" +
 			"The output is what the pane's terminal shows, not the command's bytes: stdout and stderr arrive\n" +
 			"merged, in the order the terminal drew them; trailing spaces are dropped; tabs become spaces on\n" +
 			"tmux older than 3.6; bytes that are not valid UTF-8 vanish (3.6 and later show each as U+FFFD);\n" +
@@ -243,12 +245,13 @@ func interruptedRun(x *call, res *client.RunResult) error {
 }
 
 // runExitStatus maps a run result to tmx's exit status: the command's own,
-// 125 when tmx gave up waiting, 1 when the pane or server went away.
+// 125 when tmx gave up waiting (timed out, or the command's job stopped),
+// 1 when the pane or server went away.
 func runExitStatus(r *client.RunResult) int {
 	switch {
 	case r.ExitStatus != nil:
 		return *r.ExitStatus
-	case r.TimedOut:
+	case r.TimedOut, r.Stopped:
 		return tmxerr.ExitRunTimeout
 	}
 	return tmxerr.ExitFailure

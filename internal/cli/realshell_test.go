@@ -735,3 +735,45 @@ func TestLsWithoutSessions(t *testing.T) {
 		t.Errorf("a wrong start time: %s", code)
 	}
 }
+
+// A run whose job is stopped (C-z in the pane) says stopped, not ended:
+// no exit status, exit 125, and a resume token. Resumed while the job is
+// still stopped it says so again at once; once the job goes on (fg, or
+// SIGCONT to it in the background) resume waits for its end and returns
+// the command's status.
+func TestRunStoppedJob(t *testing.T) {
+	t.Parallel()
+	for _, shell := range []string{"bash", "zsh", "fish"} {
+		t.Run(shell, func(t *testing.T) {
+			t.Parallel()
+			srv := tmuxtest.New(t)
+			pane, _ := userShell(t, srv, "j", shell, "")
+			for _, how := range []string{"fg", "SIGCONT"} {
+				ch := tmxAsync(t, srv, "--json", "run", "--timeout", "20", pane, "--", "echo before-"+how+"; sleep 2; echo after-"+how)
+				srv.WaitFor(pane, func(s string) bool { return strings.Contains(s, "\nbefore-"+how) }, 10*time.Second)
+				srv.Tmux("send-keys", "-t", pane, "C-z")
+				d := awaitJSON(t, ch, tmxerr.ExitRunTimeout)
+				if d["stopped"] != true || d["exit_status"] != nil || d["started"] != true || d["end_lost"] != nil || d["timed_out"] != false || d["resume"] == nil {
+					t.Fatalf("%s: stopped run: %v", how, d)
+				}
+				token := d["resume"].(string)
+				if d = mustJSON(t, srv, tmxerr.ExitRunTimeout, "run", "--timeout", "5", "--resume", token); d["stopped"] != true || d["resume"] != token {
+					t.Errorf("%s: resumed while stopped: %v", how, d)
+				}
+				if how == "fg" {
+					srv.Tmux("send-keys", "-t", pane, "fg", "Enter")
+				} else {
+					mustJSON(t, srv, 0, "signal", pane, "SIGCONT")
+				}
+				d = mustJSON(t, srv, 0, "run", "--timeout", "20", "--resume", token)
+				if d["exit_status"] != float64(0) || d["stopped"] != nil || !strings.HasSuffix(d["output"].(string), "after-"+how) {
+					t.Errorf("%s: resumed after the job went on: %v", how, d)
+				}
+				// The shell is back at its prompt, with nothing left to run.
+				if d := runIn(t, srv, pane, "echo next", 0); d["output"] != "next" {
+					t.Errorf("%s: the next run: %v", how, d)
+				}
+			}
+		})
+	}
+}

@@ -179,28 +179,54 @@ func ShellArgsRun(args []string) bool {
 	return false
 }
 
-// StoppedGroups returns the process groups of session sid, other than
-// except, that hold a stopped process (a shell's jobs stopped by SIGSTOP
-// or C-z), in ascending order.
-func StoppedGroups(sid, except int) []int {
+// Group is a process group of a session, and whether a process in it is
+// stopped.
+type Group struct {
+	Pgrp    int
+	Stopped bool
+}
+
+// Groups returns the process groups of session sid other than except (a
+// shell's jobs, where except is the shell's own group), in ascending
+// order; nothing where there is no /proc.
+func Groups(sid, except int) []Group {
 	ents, err := os.ReadDir("/proc")
 	if err != nil {
 		return nil
 	}
-	seen := map[int]bool{}
-	var out []int
+	at := map[int]int{}
+	var out []Group
 	for _, e := range ents {
 		pid, err := strconv.Atoi(e.Name())
 		if err != nil {
 			continue
 		}
 		st, ok := ReadStat(pid)
-		if ok && st.Session == sid && st.Pgrp != except && st.State == 'T' && !seen[st.Pgrp] {
-			seen[st.Pgrp] = true
-			out = append(out, st.Pgrp)
+		if !ok || st.Session != sid || st.Pgrp == except {
+			continue
+		}
+		i, seen := at[st.Pgrp]
+		if !seen {
+			i = len(out)
+			at[st.Pgrp] = i
+			out = append(out, Group{Pgrp: st.Pgrp})
+		}
+		out[i].Stopped = out[i].Stopped || st.State == 'T'
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Pgrp < out[j].Pgrp })
+	return out
+}
+
+// StoppedGroups returns the process groups of session sid, other than
+// except, that hold a stopped process (a shell's jobs stopped by SIGSTOP
+// or C-z), in ascending order.
+func StoppedGroups(sid, except int) []int {
+	var out []int
+	for _, g := range Groups(sid, except) {
+		if g.Stopped {
+			out = append(out, g.Pgrp)
 		}
 	}
-	sort.Ints(out)
 	return out
 }
 
