@@ -762,13 +762,14 @@ func (f *frame) job() (alive, stopped bool) {
 	if !ok {
 		return false, false
 	}
-	// Process start times are in clock ticks (10 ms): allow two.
-	since := time.Since(f.typedAt) + 20*time.Millisecond
 	for _, g := range tmux.Groups(shell.Session, shell.Pgrp) {
 		if leader, ok := tmux.ReadStat(g.Pgrp); !ok || leader.State == 'Z' {
 			continue
 		}
-		if age, ok := tmux.Age(g.Pgrp); ok && age <= since {
+		// Read right after the age, not before the walk of /proc, which
+		// takes long on a loaded machine. Process start times are in
+		// clock ticks (10 ms), and so is /proc/uptime: allow two.
+		if age, ok := tmux.Age(g.Pgrp); ok && age <= time.Since(f.typedAt)+20*time.Millisecond {
 			return true, g.Stopped
 		}
 	}

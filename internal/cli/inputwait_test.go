@@ -44,6 +44,11 @@ func TestInputWaitsForItsAnswer(t *testing.T) {
 	// Keys wait too: C-c, then the prompt alone on its line.
 	srv.Tmux("send-keys", "-t", pane, "sleep 30", "Enter")
 	srv.WaitFor(pane, func(s string) bool { return strings.HasSuffix(strings.TrimSpace(s), "sleep 30") }, 10*time.Second)
+	// The echo comes before the job holds the terminal: a C-c in between
+	// goes to bash, and sleep runs on its 30 s.
+	tmuxtest.Eventually(t, "sleep to hold the terminal", func() bool {
+		return srv.Tmux("display-message", "-p", "-t", pane, "#{pane_current_command}") == "sleep"
+	}, func() string { return srv.Tmux("display-message", "-p", "-t", pane, "#{pane_current_command}") })
 	w = waitOf(t, mustJSON(t, srv, 0, "send", "--wait-regex", `^bash\$$`, pane, "C-c"))
 	if w["outcome"] != "matched" || w["matched_line"] != "bash$" {
 		t.Errorf("C-c and the prompt: %v", w)
