@@ -27,10 +27,11 @@ type InputResult struct {
 	Bytes int `json:"bytes,omitempty"`
 	// Bracketed says whether the program receives the paste inside
 	// bracketed-paste markers: "yes" when tmux sends them (the program
-	// enabled bracketed paste mode; tmux 3.7+ reports it as
-	// #{bracket_paste_flag}, and on older servers a bash, zsh or fish at
-	// its prompt has its line editor reading, which enables it), "no" when
-	// it does not (or --no-bracket), "unknown" otherwise. Paste only.
+	// enabled bracketed paste mode, which tmux 3.7+ reports as
+	// #{bracket_paste_flag}), "no" when it does not (or --no-bracket),
+	// "unknown" when tmux cannot say: older servers do not, even for a
+	// bash, zsh or fish at its prompt, which enable the mode by default
+	// and may have it turned off. Paste only.
 	Bracketed Tri `json:"bracketed,omitempty"`
 	// ExitedMode is true when the pane was in a mode (copy mode) and tmx
 	// cancelled it first, as asked (--exit-mode).
@@ -402,18 +403,23 @@ func (c *Client) Paste(ctx context.Context, snap *Snapshot, p PaneInfo, text str
 		return nil, err
 	}
 	res.Bracketed = No
+	likely := false
 	if !o.NoBracket {
-		if res.Bracketed, err = c.bracketState(ctx, p); err != nil {
+		if res.Bracketed, likely, err = c.bracketState(ctx, p); err != nil {
 			return nil, err
 		}
 		if strings.ContainsAny(text, "\n\r") && res.Bracketed != Yes {
-			if res.Bracketed, err = c.awaitBracket(ctx, p, res.Bracketed); err != nil {
+			if res.Bracketed, likely, err = c.awaitBracket(ctx, p, res.Bracketed); err != nil {
 				return nil, err
 			}
 			if res.Bracketed == No {
 				return nil, tmxerr.Errorf(tmxerr.UnbracketedPaste, "pane %s's program has not enabled bracketed paste, so each newline of the text would press Enter", p.PaneID).
 					WithFix("unbracketed")
 			}
+		}
+		if likely {
+			// What tmx saw made the markers likely, not known.
+			res.Bracketed = Unknown
 		}
 	}
 	w, err := c.awaitInput(ctx, snap, p, o.InputOptions)
@@ -436,7 +442,11 @@ func (c *Client) Paste(ctx context.Context, snap *Snapshot, p PaneInfo, text str
 		case No:
 			res.Warnings = append(res.Warnings, strconv.Itoa(n+1)+" lines pasted without bracketed paste: each newline reached the program as Enter")
 		case Unknown:
-			res.Warnings = append(res.Warnings, strconv.Itoa(n+1)+" lines pasted; tmx cannot tell whether the program enabled bracketed paste mode: if it did not, each newline reached it as Enter")
+			if likely {
+				res.Warnings = append(res.Warnings, strconv.Itoa(n+1)+" lines pasted; tmux older than 3.7 cannot tell whether the shell enabled bracketed paste mode: bash and zsh 5.1+ and fish 3+ do at their prompt unless it was turned off (readline's enable-bracketed-paste, zsh's zle_bracketed_paste), and then each newline reached it as Enter")
+			} else {
+				res.Warnings = append(res.Warnings, strconv.Itoa(n+1)+" lines pasted; tmx cannot tell whether the program enabled bracketed paste mode: if it did not, each newline reached it as Enter")
+			}
 		}
 	}
 	if o.Enter {
@@ -453,29 +463,31 @@ func (c *Client) Paste(ctx context.Context, snap *Snapshot, p PaneInfo, text str
 
 // bracketState says whether tmux would wrap a paste into p in
 // bracketed-paste markers now: #{bracket_paste_flag} (tmux 3.7 and
-// newer; an older server expands the unknown format to nothing), else
-// Yes for a bash, zsh or fish whose line editor is reading at its prompt
-// (they enable bracketed paste mode there: bash 5.1+, zsh 5.1+, fish 3+),
-// and Unknown for anything else.
-func (c *Client) bracketState(ctx context.Context, p PaneInfo) (Tri, error) {
+// newer; an older server expands the unknown format to nothing). On an
+// older server it returns Yes with likely true for a bash, zsh or fish
+// whose line editor is reading at its prompt (they enable bracketed paste
+// mode there by default: bash 5.1+, zsh 5.1+, fish 3+; a user may turn it
+// off), which is what a paste waits for but no fact to report, and
+// Unknown for anything else.
+func (c *Client) bracketState(ctx context.Context, p PaneInfo) (st Tri, likely bool, err error) {
 	out, err := c.Exec(ctx, nil, "display-message", "-p", "-t", p.PaneID, "#{pane_id}:#{bracket_paste_flag}")
 	if err != nil {
-		return Unknown, err
+		return Unknown, false, err
 	}
 	switch strings.TrimSpace(string(out)) {
 	case p.PaneID + ":1":
-		return Yes, nil
+		return Yes, false, nil
 	case p.PaneID + ":0":
-		return No, nil
+		return No, false, nil
 	}
 	name, _ := paneShell(p)
 	switch name {
 	case "bash", "zsh", "fish":
 		if ps := shellPrompt(p); ps.AtPrompt == Yes && ps.Editing && quietFor(p.PanePID, bracketSettle) {
-			return Yes, nil
+			return Yes, true, nil
 		}
 	}
-	return Unknown, nil
+	return Unknown, false, nil
 }
 
 // bracketSettle is how long a shell's line editor must have been reading,
@@ -506,32 +518,32 @@ func quietFor(pid int, d time.Duration) bool {
 // awaitBracket waits, at most pasteBracketWait, for p's program to enable
 // bracketed paste, when it is known not to have (st No) or is the pane's
 // own shell between prompts; a job's program of unknown state is not
-// waited for.
-func (c *Client) awaitBracket(ctx context.Context, p PaneInfo, st Tri) (Tri, error) {
+// waited for. likely is bracketState's.
+func (c *Client) awaitBracket(ctx context.Context, p PaneInfo, st Tri) (Tri, bool, error) {
 	if st == Unknown {
 		if ps := shellPrompt(p); ps.AtPrompt == Unknown || ps.Job {
-			return st, nil
+			return st, false, nil
 		}
 	}
 	end := time.Now().Add(pasteBracketWait)
 	for time.Now().Before(end) {
 		select {
 		case <-ctx.Done():
-			return st, ctx.Err()
+			return st, false, ctx.Err()
 		case <-time.After(20 * time.Millisecond):
 		}
-		now, err := c.bracketState(ctx, p)
+		now, likely, err := c.bracketState(ctx, p)
 		if err != nil {
-			return st, err
+			return st, false, err
 		}
 		if now == Yes {
-			return Yes, nil
+			return Yes, likely, nil
 		}
 		if now == No || st == No {
 			st = No
 		}
 	}
-	return st, nil
+	return st, false, nil
 }
 
 // Submission checks (docs/design/input.md, "The submit key is its own

@@ -568,14 +568,42 @@ func TestPasteAfterInterrupt(t *testing.T) {
 		if r.code != 0 {
 			t.Fatalf("paste: %d %s", r.code, r.stderr)
 		}
-		if d := r.doc(t); d["bracketed"] != "yes" {
-			t.Errorf("bracketed = %v", d["bracketed"])
+		// tmux 3.7+ says the shell enabled bracketed paste; an older one
+		// cannot say, and nor can tmx.
+		want := "unknown"
+		if srv.Tmux("display-message", "-p", "-t", pane, "#{bracket_paste_flag}") == "1" {
+			want = "yes"
+		}
+		if d := r.doc(t); d["bracketed"] != want {
+			t.Errorf("bracketed = %v, want %s", d["bracketed"], want)
 		}
 		time.Sleep(200 * time.Millisecond)
 		if s := srv.Capture(pane); strings.Contains(s, "\nPASTED-ONE") {
 			t.Fatalf("try %d: a pasted line ran:\n%s", i, s)
 		}
 		mustJSON(t, srv, 0, "send", pane, "C-c")
+	}
+}
+
+// A bash whose readline has bracketed paste turned off gets no markers:
+// the result never says yes. tmux 3.7+ knows, and the paste is refused;
+// an older tmux cannot tell, and says unknown with a warning that names
+// the setting.
+func TestPasteBracketOff(t *testing.T) {
+	t.Parallel()
+	srv := tmuxtest.New(t)
+	pane, _ := userShell(t, srv, "b", "bash", "bind 'set enable-bracketed-paste off'")
+	r := tmx(t, srv, "echo ONE\necho TWO\n", "--json", "paste", pane)
+	if srv.Tmux("display-message", "-p", "-t", pane, "#{bracket_paste_flag}") == "0" {
+		if code, _, _ := r.errDoc(t); code != tmxerr.UnbracketedPaste {
+			t.Errorf("tmux 3.7+: %d %s", r.code, r.stdout)
+		}
+		return
+	}
+	d := r.doc(t)
+	w, _ := d["warnings"].([]any)
+	if d["bracketed"] != "unknown" || len(w) != 1 || !strings.Contains(w[0].(string), "enable-bracketed-paste") {
+		t.Errorf("older tmux: %v", d)
 	}
 }
 
