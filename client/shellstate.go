@@ -228,6 +228,14 @@ func (c *Client) atContinuation(ctx context.Context, p PaneInfo) bool {
 
 const sigintBit = 1 << (syscall.SIGINT - 1)
 
+// How long a shell must sleep without waking before it is sent SIGINT
+// (see resetLineEditor): a shell younger than startupWindow may still be
+// setting up its line editor.
+const (
+	quietSettle      = 20 * time.Millisecond
+	youngQuietSettle = 100 * time.Millisecond
+)
+
 // resetLineEditor gives a shell at its prompt an empty command line in
 // its line editor's insert mode, whatever state the editor was left in:
 // text typed and not submitted, vi command mode (where each typed letter
@@ -251,6 +259,22 @@ func resetLineEditor(pid int, tty string, editing bool, d time.Duration) bool {
 	if !editing {
 		return tmux.FlushTypeahead(tty)
 	}
+	end := time.Now().Add(d)
+	// A shell sets up its line editor in steps after the terminal goes
+	// non-canonical (fish 3.6 loads its key bindings then): a SIGINT in
+	// between cancels the rest, and fish is left reading keys it has no
+	// binding for, so typed text does nothing, for good (measured: 5 of 15
+	// fresh fish panes signalled the moment their terminal went
+	// non-canonical; none of 65 once fish had slept 30 ms or more). So the
+	// signal waits, within d, until the shell has slept undisturbed a
+	// while: longer while it is young.
+	settle := quietSettle
+	if age, ok := tmux.Age(pid); ok && age < startupWindow {
+		settle = youngQuietSettle
+	}
+	for !quietFor(pid, settle) && time.Now().Before(end) {
+		time.Sleep(time.Millisecond)
+	}
 	before := tmux.ReadStatus(pid)
 	if !before.OK || before.SigIgn&sigintBit != 0 {
 		return false
@@ -259,8 +283,7 @@ func resetLineEditor(pid int, tty string, editing bool, d time.Duration) bool {
 	if syscall.Kill(pid, syscall.SIGINT) != nil {
 		return false
 	}
-	end := time.Now().Add(d)
-	for time.Now().Before(end) {
+	for end = time.Now().Add(d); time.Now().Before(end); {
 		time.Sleep(200 * time.Microsecond)
 		st := tmux.ReadStatus(pid)
 		if !st.OK {

@@ -805,3 +805,20 @@ func TestRunStoppedJob(t *testing.T) {
 		})
 	}
 }
+
+// A fish pane run into the moment tmx new says it is ready still gets the
+// command. fish 3.6 sets up its key bindings after its terminal goes
+// non-canonical, and a SIGINT (tmx's line reset) in between left it
+// ignoring every key for good: started false, and every later run too.
+func TestRunIntoNewFish(t *testing.T) {
+	t.Parallel()
+	tmuxtest.Shell(t, "fish")
+	srv := tmuxtest.New(t)
+	for i := 0; i < 8; i++ {
+		name := fmt.Sprintf("f%d", i)
+		mustJSON(t, srv, 0, "new", "-s", name, "--shell", "fish")
+		if d := runIn(t, srv, name, "echo fresh-"+name, 0); d["output"] != "fresh-"+name {
+			t.Errorf("%s: %v", name, d)
+		}
+	}
+}
