@@ -171,7 +171,9 @@ func (m frameMarkers) extract(lines []string) (out []string, status int, started
 //     anything can write the history file; zsh: the frame installs a
 //     zshaddhistory hook (once per shell) that keeps later frame lines out
 //     of the history, and HIST_IGNORE_SPACE keeps out the first one where
-//     it is set; fish ignores lines that start with a space.
+//     it is set, and the frame's subshell sets SAVEHIST=0, since zsh
+//     writes the history file again when a subshell exits; fish ignores
+//     lines that start with a space.
 //
 // Builtins are called as \builtin NAME (bash, zsh) or \command NAME
 // (other POSIX shells), so an alias or a function of the same name cannot
@@ -274,7 +276,12 @@ func buildFrame(kind shellKind, shell, tmux, socket string, m frameMarkers, ff f
 		// does not fire for that status, and is back after it.
 		top.WriteString("__tmx_nohist() { " + b + "emulate -L zsh; " + b + "trap - ZERR; " + `[[ $1 != " \\builtin . '"*/run-*.sh"'"* ]] || ` + b + "return 1; }\n" +
 			"(( ${zshaddhistory_functions[(Ie)__tmx_nohist]:-0} )) || zshaddhistory_functions+=(__tmx_nohist)\n")
-		sub.WriteString(b + "unsetopt printexitvalue errreturn\n" + b + "trap - ZERR DEBUG\n")
+		// zsh writes its history file when a subshell ends by exit (the
+		// command's own, or the frame's INT trap on a C-c), so the whole
+		// history would be appended to the file a second time: the
+		// subshell saves none (zsh 5.9; checked with and without
+		// INC_APPEND_HISTORY, SHARE_HISTORY and APPEND_HISTORY).
+		sub.WriteString(b + "unsetopt printexitvalue errreturn\n" + b + "trap - ZERR DEBUG\nSAVEHIST=0\n")
 	}
 	sub.WriteString("__tmx_t=" + q(tmux) + " __tmx_s=" + q(socket) + "\n" +
 		b + "trap 's=$?;" + b + "printf \"\\r\\n%s%s:%s\\033[K\\r\\n\" " + m.half1 + " " + m.half2 + "-e \"$s\";\"$__tmx_t\" -S \"$__tmx_s\" wait-for -S " + m.channel + "' 0\n" +

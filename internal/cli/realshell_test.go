@@ -822,3 +822,34 @@ func TestRunIntoNewFish(t *testing.T) {
 		}
 	}
 }
+
+// zsh writes its history file when a subshell ends by exit, so a run's
+// command that exits, or a run interrupted with C-c (the frame's INT trap
+// exits 130), appended the user's whole history to the file again. The
+// file holds each line the user typed once, and no line of tmx's.
+func TestRunKeepsZshHistoryOnce(t *testing.T) {
+	t.Parallel()
+	srv := tmuxtest.New(t)
+	pane, histfile := userShell(t, srv, "h", "zsh", "setopt HIST_IGNORE_SPACE")
+	typed := func(word string) {
+		srv.Tmux("send-keys", "-t", pane, "-l", "echo "+word)
+		srv.Tmux("send-keys", "-t", pane, "Enter")
+		srv.WaitFor(pane, func(s string) bool { return strings.Contains(s, "\n"+word+"\n") && strings.HasSuffix(s, "Z%") }, 10*time.Second)
+	}
+	typed("typed-one")
+	runIn(t, srv, pane, "exit 3", 3)
+	typed("typed-two")
+	run := tmxAsync(t, srv, "--json", "run", "--timeout", "20", pane, "--", "sleep 35")
+	srv.WaitFor(pane, func(s string) bool { return strings.Count(s, "__tmx") == 3 }, 10*time.Second)
+	srv.Tmux("send-keys", "-t", pane, "C-c")
+	awaitJSON(t, run, 130)
+	srv.Tmux("send-keys", "-t", pane, "exit", "Enter")
+	tmuxtest.Eventually(t, "zsh to exit", func() bool { _, err := srv.TryTmux("has-session", "-t", "h"); return err != nil }, func() string { return srv.Capture(pane) })
+	b, err := os.ReadFile(histfile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Fields(strings.ReplaceAll(string(b), "\n", " ")); strings.Join(got, " ") != "echo typed-one echo typed-two exit" {
+		t.Errorf("history file:\n%s", b)
+	}
+}
