@@ -748,11 +748,11 @@ func (f *frame) endedUnseen(ctx context.Context) (lines []string, found, over bo
 }
 
 // job reports whether the frame's job is alive in the pane's shell, and
-// whether it is stopped. Job control gives the frame's subshell, the
-// command inside it, a process group of its own, the subshell its leader;
-// it is the shell's job whose leader started after the frame's line was
-// typed (a job from before the run started earlier), and it is alive
-// until that leader exits. Both false when the moment of typing is
+// whether it is stopped. Job control gives the frame's subshell, and the
+// command inside it, a process group of its own: the shell's job whose
+// processes all started after the frame's line was typed (a job from
+// before the run has an older one), alive while any of them has not
+// exited, its leader or not. Both false when the moment of typing is
 // unknown (a token of an older tmx) or /proc cannot tell.
 func (f *frame) job() (alive, stopped bool) {
 	if f.typedAt.IsZero() {
@@ -763,13 +763,10 @@ func (f *frame) job() (alive, stopped bool) {
 		return false, false
 	}
 	for _, g := range tmux.Groups(shell.Session, shell.Pgrp) {
-		if leader, ok := tmux.ReadStat(g.Pgrp); !ok || leader.State == 'Z' {
-			continue
-		}
 		// Read right after the age, not before the walk of /proc, which
 		// takes long on a loaded machine. Process start times are in
 		// clock ticks (10 ms), and so is /proc/uptime: allow two.
-		if age, ok := tmux.Age(g.Pgrp); ok && age <= time.Since(f.typedAt)+20*time.Millisecond {
+		if age, ok := tmux.SinceTicks(g.StartTicks); ok && age <= time.Since(f.typedAt)+20*time.Millisecond {
 			return true, g.Stopped
 		}
 	}

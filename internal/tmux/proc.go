@@ -74,7 +74,17 @@ func Alive(pid int) bool {
 // boot; USER_HZ is 100 on Linux) against /proc/uptime.
 func Age(pid int) (time.Duration, bool) {
 	st, ok := ReadStat(pid)
-	if !ok || st.StartTicks == 0 {
+	if !ok {
+		return 0, false
+	}
+	return SinceTicks(st.StartTicks)
+}
+
+// SinceTicks returns how long ago the moment ticks (clock ticks after
+// boot, as in /proc/<pid>/stat) was, by /proc/uptime; both count in
+// hundredths of a second.
+func SinceTicks(ticks int64) (time.Duration, bool) {
+	if ticks == 0 {
 		return 0, false
 	}
 	u, err := os.ReadFile("/proc/uptime")
@@ -89,7 +99,7 @@ func Age(pid int) (time.Duration, bool) {
 	if err != nil {
 		return 0, false
 	}
-	return time.Duration((up - float64(st.StartTicks)/100) * float64(time.Second)), true
+	return time.Duration((up - float64(ticks)/100) * float64(time.Second)), true
 }
 
 // Comm returns the process name of pid (/proc/<pid>/comm), "" when
@@ -179,11 +189,14 @@ func ShellArgsRun(args []string) bool {
 	return false
 }
 
-// Group is a process group of a session, and whether a process in it is
-// stopped.
+// Group is a process group of a session: whether a process in it is
+// stopped, and when the oldest of its processes that has not exited
+// started (clock ticks after boot; 0 when all are zombies). Its leader,
+// the process the group is named after, may have exited.
 type Group struct {
-	Pgrp    int
-	Stopped bool
+	Pgrp       int
+	Stopped    bool
+	StartTicks int64
 }
 
 // Groups returns the process groups of session sid other than except (a
@@ -211,7 +224,11 @@ func Groups(sid, except int) []Group {
 			at[st.Pgrp] = i
 			out = append(out, Group{Pgrp: st.Pgrp})
 		}
-		out[i].Stopped = out[i].Stopped || st.State == 'T'
+		g := &out[i]
+		g.Stopped = g.Stopped || st.State == 'T'
+		if st.State != 'Z' && st.StartTicks > 0 && (g.StartTicks == 0 || st.StartTicks < g.StartTicks) {
+			g.StartTicks = st.StartTicks
+		}
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Pgrp < out[j].Pgrp })
 	return out

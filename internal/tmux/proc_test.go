@@ -2,12 +2,15 @@ package tmux
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
 	"reflect"
 	"slices"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 )
 
 func TestSocketPathOf(t *testing.T) {
@@ -102,5 +105,49 @@ func TestChildEnv(t *testing.T) {
 		if got := ChildEnv(tc.in); !slices.Equal(got, tc.want) {
 			t.Errorf("ChildEnv(%q) = %q, want %q", tc.in, got, tc.want)
 		}
+	}
+}
+
+// Groups finds a job of this process's session whose leader has exited,
+// dates it by its oldest living process, and says when it is stopped.
+func TestGroups(t *testing.T) {
+	self, ok := ReadStat(os.Getpid())
+	if !ok {
+		t.Skip("no /proc")
+	}
+	// The leader starts a sleep in its own group and exits at once.
+	pidFile := filepath.Join(t.TempDir(), "pid")
+	cmd := exec.Command("sh", "-c", `sleep 30 </dev/null >/dev/null 2>&1 & echo $! >"$1"`, "sh", pidFile)
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	if err := cmd.Run(); err != nil {
+		t.Fatal(err)
+	}
+	pgrp := cmd.Process.Pid
+	out, _ := os.ReadFile(pidFile)
+	sleepPID, _ := strconv.Atoi(strings.TrimSpace(string(out)))
+	t.Cleanup(func() { syscall.Kill(-pgrp, syscall.SIGKILL) })
+	find := func() (Group, bool) {
+		for _, g := range Groups(self.Session, self.Pgrp) {
+			if g.Pgrp == pgrp {
+				return g, true
+			}
+		}
+		return Group{}, false
+	}
+	g, ok := find()
+	sleep, _ := ReadStat(sleepPID)
+	if !ok || g.Stopped || g.StartTicks != sleep.StartTicks || Alive(pgrp) {
+		t.Fatalf("group %d after its leader exited: %+v %v (sleep started at %d)", pgrp, g, ok, sleep.StartTicks)
+	}
+	if age, ok := SinceTicks(g.StartTicks); !ok || age < 0 || age > 10*time.Second {
+		t.Errorf("age of the group: %v %v", age, ok)
+	}
+	syscall.Kill(-pgrp, syscall.SIGSTOP)
+	deadline := time.Now().Add(5 * time.Second)
+	for g, _ = find(); !g.Stopped && time.Now().Before(deadline); g, _ = find() {
+		time.Sleep(time.Millisecond)
+	}
+	if !g.Stopped || !slices.Contains(StoppedGroups(self.Session, self.Pgrp), pgrp) {
+		t.Errorf("stopped group: %+v", g)
 	}
 }
