@@ -71,10 +71,10 @@ var captureFields = []string{"pane_id", "history_size", "pane_height", "alternat
 
 // paneText is one reading of a pane's lines, each with its absolute rows.
 type paneText struct {
-	historySize int
-	alternate   bool
-	server      Server
-	lines       []Line
+	historySize, height int
+	alternate           bool
+	server              Server
+	lines               []Line
 	// from is the absolute row the reading starts at.
 	from int
 }
@@ -114,7 +114,7 @@ func (c *Client) readText(ctx context.Context, paneID string, from int, to *int,
 		return nil, tmxerr.Errorf(tmxerr.TargetNotFound, "no pane %s on this server", paneID).
 			WithFix("list_panes")
 	}
-	t := &paneText{historySize: atoi(recs[0][1]),
+	t := &paneText{historySize: atoi(recs[0][1]), height: atoi(recs[0][2]),
 		server: Server{SocketPath: recs[0][4], PID: atoi(recs[0][5]), StartTime: atoi64(recs[0][6])}}
 	first := max(from, -t.historySize)
 	if t.alternate = isOne(recs[0][3]); t.alternate {
@@ -197,10 +197,14 @@ func (c *Client) Capture(ctx context.Context, paneID string, o CaptureOptions) (
 	return res, nil
 }
 
-// captureRange reads lines o.From to o.To (absolute; 0: open). tmux's
-// capture takes rows relative to the screen, so the history size is asked
-// first, and the read starts a little earlier in case the pane scrolled in
-// between; each line's rows say where it is.
+// captureRange reads lines o.From to o.To (absolute; 0: open): every
+// line that holds one of those numbers, whole, so a line wrapped over
+// several rows comes back entire when the range starts or ends inside it
+// (its number, first_line, is its first row). tmux's capture takes rows
+// relative to the screen, so the history size is asked first, and the
+// read starts a little earlier in case the pane scrolled in between, and
+// ends a little later; it goes further either way while a line runs into
+// its first or last row. Each line's rows say where it is.
 func (c *Client) captureRange(ctx context.Context, paneID string, o CaptureOptions) (*CaptureResult, error) {
 	const slack = 64
 	hs, err := c.historySize(ctx, paneID)
@@ -215,26 +219,36 @@ func (c *Client) captureRange(ctx context.Context, paneID string, o CaptureOptio
 		hi = o.To - 1
 	}
 	var t *paneText
-	for try := 0; ; try++ {
+	var in []Line
+	for back, ahead, try := slack, slack, 0; ; try++ {
 		var to *int
 		if hi != math.MaxInt {
-			e := min(hi-hs, math.MaxInt16) // -E is at most SHRT_MAX in tmux
+			e := min(hi+ahead-hs, math.MaxInt16) // -E is at most SHRT_MAX in tmux
 			to = &e
 		}
-		if t, err = c.readText(ctx, paneID, lo-hs-slack, to, o); err != nil {
+		if t, err = c.readText(ctx, paneID, lo-back-hs, to, o); err != nil {
 			return nil, err
 		}
-		// The pane scrolled more than slack rows: read again from where
-		// it is now.
-		if t.from <= lo || try == 3 {
+		in = in[:0]
+		for _, ln := range t.lines {
+			if ln.Last >= lo && ln.First <= hi {
+				in = append(in, ln)
+			}
+		}
+		if try == 8 {
 			break
 		}
-		hs = t.historySize
-	}
-	var in []Line
-	for _, ln := range t.lines {
-		if ln.First >= lo && ln.First <= hi {
-			in = append(in, ln)
+		switch k := len(in); {
+		case t.from > lo:
+			// The pane scrolled more than the slack: read again from where
+			// it is now.
+			hs = t.historySize
+		case k > 0 && in[0].First == t.from && t.from > 0:
+			back *= 4 // the first line may have begun above the read
+		case k > 0 && to != nil && *to < t.height-1 && *to < math.MaxInt16 && in[k-1].Last >= t.historySize+*to:
+			ahead *= 4 // the last line may go on below it
+		default:
+			return captureResult(paneID, t, in, budgetFor(o, texts(in)), o.From != 0), nil
 		}
 	}
 	return captureResult(paneID, t, in, budgetFor(o, texts(in)), o.From != 0), nil

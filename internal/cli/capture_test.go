@@ -1,6 +1,8 @@
 package cli
 
 import (
+	"fmt"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -32,6 +34,43 @@ func TestCaptureJoinsWrappedLines(t *testing.T) {
 	rows := lines(mustJSON(t, srv, 0, "capture", "--rows", pane))
 	if len(rows) < 2 || rows[0] != "ABCDEFGHIJKLMNOPQRST" || rows[1] != "UVWXYZ0123" {
 		t.Errorf("--rows = %q", rows)
+	}
+}
+
+// A range that starts or ends inside a wrapped line returns that line
+// whole, numbered by its first row; a range inside it returns it too.
+func TestCaptureRangeInsideWrappedLine(t *testing.T) {
+	t.Parallel()
+	srv := tmuxtest.New(t)
+	pane := srv.NewPane("s", "bash", 40, 10)
+	long := strings.Repeat("x", 100) // three rows of 40 columns
+	typeLine(srv, pane, clearAll+"; printf 'start\\n%s\\nend\\n' "+long, "end")
+	d := mustJSON(t, srv, 0, "capture", "--rows", pane)
+	rows := lines(d)
+	n := int(num(d, "first_line")) + slices.Index(rows, strings.Repeat("x", 40)) // the long line's number
+	for _, tc := range []struct {
+		from, to   int
+		want       []string
+		first, to2 int
+	}{
+		{n + 1, n + 1, []string{long}, n, n},
+		{n + 2, n + 3, []string{long, "end"}, n, n + 3},
+		{n - 1, n, []string{"start", long}, n - 1, n},
+		{n - 1, n + 1, []string{"start", long}, n - 1, n},
+	} {
+		d := mustJSON(t, srv, 0, "capture", "--from", fmt.Sprint(tc.from), "--to", fmt.Sprint(tc.to), pane)
+		if got := lines(d); !slices.Equal(got, tc.want) || int(num(d, "first_line")) != tc.first || int(num(d, "last_line")) != tc.to2 || d["truncated"] != false {
+			t.Errorf("--from %d --to %d (the long line is %d): %v", tc.from, tc.to, n, d)
+		}
+	}
+	// A line of 100 rows, more than the read's slack either way.
+	typeLine(srv, pane, "printf 'y%.0s' $(seq 4000); echo; echo after-ys", "after-ys")
+	d = mustJSON(t, srv, 0, "capture", "--rows", pane)
+	rows = lines(d)
+	n = int(num(d, "first_line")) + slices.Index(rows, strings.Repeat("y", 40))
+	d = mustJSON(t, srv, 0, "capture", "--max-bytes", "10000", "--from", fmt.Sprint(n+50), "--to", fmt.Sprint(n+50), pane)
+	if got := lines(d); len(got) != 1 || got[0] != strings.Repeat("y", 4000) || int(num(d, "first_line")) != n {
+		t.Errorf("a range inside a line of 100 rows (line %d): %d lines, first_line %v", n, len(got), d["first_line"])
 	}
 }
 

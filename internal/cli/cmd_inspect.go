@@ -381,8 +381,9 @@ func captureCmd(env *Env) *cli.Command {
 			"holds (first_line, last_line).\n\n" +
 			"Lines have numbers: line 1 is the oldest row the pane keeps, and a line wrapped over several\n" +
 			"rows takes a number per row. Results give them (first_line and last_line here and in tmx run,\n" +
-			"line in tmx search), and --from and --to read lines FROM to TO back, oldest kept within the\n" +
-			"budget, so a range pages forward. tmux renumbers when a full history (history-limit) drops\n" +
+			"line in tmx search; a line's number is its first row), and --from and --to read lines FROM to\n" +
+			"TO back, oldest kept within the budget, so a range pages forward; a wrapped line that holds\n" +
+			"any number of the range comes back whole. tmux renumbers when a full history (history-limit) drops\n" +
 			"its oldest tenth. --run ID (a tmx run result's run_id) reads that run's output instead, found\n" +
 			"by its markers wherever it sits: --from and --to then count its output lines, 1 its first\n" +
 			"and -1 its last.\n\n" +
