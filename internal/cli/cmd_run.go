@@ -27,7 +27,8 @@ func runCmd(env *Env) *cli.Command {
 			"and exit do not outlive the call, and the pane stays open.\n\n" +
 			"COMMAND is shell text. Several words after -- are joined with spaces into one command, as ssh\n" +
 			"does, and the shell then parses it: quote it once for your shell and once for the pane's\n" +
-			"(tmx run -- 'grep \"foo bar\" log'), or pass it whole with --stdin.\n\n" +
+			"(tmx run -- 'grep \"foo bar\" log'), or pass it whole with --stdin. Several words of which one\n" +
+			"holds a space or is empty are refused (its quoting would be lost), with the one-word form.\n\n" +
 			"Without TARGET it uses the session \"main\", creating it (and the server) when missing. The pane\n" +
 			"must be at a shell prompt: a pane in copy mode, a dead pane, the caller's own pane, or one\n" +
 			"running another program is refused before anything is typed.\n\n" +
@@ -80,6 +81,9 @@ func runCmd(env *Env) *cli.Command {
 			if len(x.args) > 1 {
 				return tmxerr.Errorf(tmxerr.Usage, "run takes at most one TARGET before --, got %d arguments", len(x.args)).
 					WithHint("put the command after --: tmx run TARGET -- COMMAND")
+			}
+			if err := checkJoinable(x.payload); err != nil {
+				return err
 			}
 			command := strings.Join(x.payload, " ")
 			if c, ok, err := x.inputString("command"); err != nil {
@@ -225,6 +229,51 @@ func count(n int, thing string) string {
 		return "1 " + thing
 	}
 	return strconv.Itoa(n) + " " + thing + "s"
+}
+
+// checkJoinable refuses several words after -- of which one holds
+// whitespace or is empty: joined with spaces, that word's quoting is lost
+// (tmx run -- sh -c 'exit 7' would run sh -c exit 7, and exit 0), so the
+// command would not be the one meant. Errors: usage, naming the one-word
+// form.
+func checkJoinable(words []string) error {
+	if len(words) < 2 {
+		return nil
+	}
+	for _, w := range words {
+		if w == "" || strings.ContainsAny(w, " \t\n") {
+			return tmxerr.Errorf(tmxerr.Usage, "the words after -- are joined with spaces into one command, so the word %q would lose its quoting", w).
+				WithHint("pass the command as one argument, quoted for the pane's shell: tmx run -- %s", outerWord(strings.Join(quoteWords(words), " ")))
+		}
+	}
+	return nil
+}
+
+// quoteWords quotes each word for a POSIX shell where it needs it.
+func quoteWords(words []string) []string {
+	out := make([]string, len(words))
+	for i, w := range words {
+		out[i] = shellWord(w)
+	}
+	return out
+}
+
+// shellWord is w as one POSIX shell word: as is when it holds only
+// characters no shell treats specially, else single-quoted.
+func shellWord(w string) string {
+	if w != "" && strings.Trim(w, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./=:,+%@") == "" {
+		return w
+	}
+	return "'" + strings.ReplaceAll(w, "'", `'\''`) + "'"
+}
+
+// outerWord is the command c as one word for the caller's shell: in
+// double quotes when nothing in it is special there, else as shellWord.
+func outerWord(c string) string {
+	if !strings.ContainsAny(c, "\"$`\\!") {
+		return `"` + c + `"`
+	}
+	return shellWord(c)
 }
 
 // interruptedRun is the failure of a run that SIGINT or SIGTERM ended

@@ -697,3 +697,31 @@ func TestRunEndLineOverOldText(t *testing.T) {
 		})
 	}
 }
+
+// Several words after -- are joined with spaces, so one that holds a
+// space or is empty would lose its quoting (sh -c 'exit 7' would run
+// sh -c exit 7, status 0): refused, with nothing typed and the one-word
+// form in the hint. Words without spaces are joined as before.
+func TestRunRefusesWordsThatLoseQuoting(t *testing.T) {
+	t.Parallel()
+	srv := tmuxtest.New(t)
+	pane := srv.NewPane("s", "bash", 80, 20)
+	before := srv.Capture(pane)
+	for _, words := range [][]string{{"sh", "-c", "exit 7"}, {"printf", `%s\n`, ""}, {"grep", "a\tb", "f"}} {
+		r := tmx(t, srv, "", append([]string{"--json", "run", pane, "--"}, words...)...)
+		code, msg, hint := r.errDoc(t)
+		if r.code != tmxerr.ExitUsage || code != tmxerr.Usage || !strings.Contains(msg, "lose its quoting") || !strings.Contains(hint, "tmx run -- ") {
+			t.Errorf("%q: exit %d %s %q %q", words, r.code, code, msg, hint)
+		}
+	}
+	if d := runIn(t, srv, pane, `sh -c 'exit 7'`, 7); d["exit_status"] != float64(7) {
+		t.Errorf("one word: %v", d)
+	}
+	if s := srv.Capture(pane); !strings.HasPrefix(s, strings.TrimSpace(before)) || strings.Count(s, "/run-") != 1 {
+		t.Errorf("a refused run typed something:\n%s", s)
+	}
+	r := tmx(t, srv, "", "--json", "run", pane, "--", "echo", "two", "words")
+	if d := r.doc(t); r.code != 0 || d["output"] != "two words" {
+		t.Errorf("words without spaces: %d %v", r.code, d)
+	}
+}
