@@ -203,10 +203,17 @@ var lineResetKeys = []string{"Escape", "S", "C-u", "C-k", "C-u"}
 // has exited.
 func (c *Client) resetLine(ctx context.Context, p PaneInfo, editing bool) (keys []string, reset bool, err error) {
 	name, _ := paneShell(p)
-	if (name == "bash" || name == "zsh") && editing && !c.atContinuation(ctx, p) {
+	switch {
+	case (name == "bash" || name == "zsh") && editing && !c.atContinuation(ctx, p):
 		keys, reset = lineResetKeys, true
-	} else {
-		reset = resetLineEditor(p.PanePID, p.PaneTTY, editing, resetWait)
+	case !editing && c.atContinuation(ctx, p):
+		// A shell without a line editor (dash) at a continuation prompt
+		// holds the lines before it in its parser, not in the terminal:
+		// flushing the terminal leaves them, and the typed line would
+		// finish them. SIGINT cancels them.
+		reset = resetLineEditor(p.PanePID, p.PaneTTY, false, true, resetWait)
+	default:
+		reset = resetLineEditor(p.PanePID, p.PaneTTY, editing, false, resetWait)
 	}
 	if !tmux.Alive(p.PanePID) {
 		return nil, reset, tmxerr.Errorf(tmxerr.PaneExited, "pane %s's %s exited when tmx cleared its command line, as it would on a C-c at its prompt; nothing was typed", p.PaneID, name)
@@ -247,7 +254,9 @@ const (
 // keymap; fish: the insert bind mode). Unlike a C-c typed through the
 // terminal, the signal discards no input already queued. Text in the
 // terminal's own line buffer (a shell without a line editor, in canonical
-// mode) is flushed instead.
+// mode) is flushed instead, unless lines are pending at a continuation
+// prompt (pending): such a shell holds them in its parser, and gets
+// SIGINT too.
 //
 // It then waits, at most d, until the shell has started its new line:
 // the signal was taken, the shell has slept since, and its editor has the
@@ -255,8 +264,8 @@ const (
 // while a slow PROMPT_COMMAND or precmd runs). It reports whether the
 // shell was reset; false when the shell ignores SIGINT or /proc cannot
 // tell, and then nothing was sent.
-func resetLineEditor(pid int, tty string, editing bool, d time.Duration) bool {
-	if !editing {
+func resetLineEditor(pid int, tty string, editing, pending bool, d time.Duration) bool {
+	if !editing && !pending {
 		return tmux.FlushTypeahead(tty)
 	}
 	end := time.Now().Add(d)
@@ -291,6 +300,9 @@ func resetLineEditor(pid int, tty string, editing bool, d time.Duration) bool {
 		}
 		if st.SigPnd&sigintBit != 0 || st.Switches <= before.Switches || st.State != 'S' || st.WaitsForChild() {
 			continue
+		}
+		if !editing {
+			return true // asleep again, reading its terminal
 		}
 		if lflag, ok := tmux.TTYLflag(tty); ok && lflag&syscall.ICANON == 0 {
 			return true

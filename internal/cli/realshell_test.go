@@ -723,11 +723,17 @@ func TestSubmitOnceToSlowProgram(t *testing.T) {
 // as its arguments: the run cancels it first, and the command runs alone.
 func TestRunAtContinuationPrompt(t *testing.T) {
 	t.Parallel()
-	for _, shell := range []string{"bash", "zsh"} {
+	for _, shell := range []string{"bash", "zsh", "dash"} {
 		t.Run(shell, func(t *testing.T) {
 			t.Parallel()
 			srv := tmuxtest.New(t)
-			pane, _ := userShell(t, srv, "c", shell, "")
+			var pane string
+			if shell == "dash" {
+				// No line editor: the pending lines are in dash's parser.
+				pane = srv.NewPane("c", "dash", 80, 20)
+			} else {
+				pane, _ = userShell(t, srv, "c", shell, "")
+			}
 			dest := t.TempDir()
 			srv.Tmux("send-keys", "-t", pane, "-l", "cp -t "+dest+" \\")
 			srv.Tmux("send-keys", "-t", pane, "Enter")
