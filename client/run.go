@@ -750,9 +750,9 @@ func (f *frame) endedUnseen(ctx context.Context) (lines []string, found, over bo
 // job reports whether the frame's job is alive in the pane's shell, and
 // whether it is stopped. Job control gives the frame's subshell, and the
 // command inside it, a process group of its own: the shell's job whose
-// processes all started after the frame's line was typed (a job from
-// before the run has an older one), alive while any of them has not
-// exited, its leader or not. Both false when the moment of typing is
+// oldest living process started just after the frame's line was typed
+// (a job from before the run is older, a later job of the shell's
+// younger), alive while any of them has not exited, its leader or not. Both false when the moment of typing is
 // unknown (a token of an older tmx) or /proc cannot tell.
 func (f *frame) job() (alive, stopped bool) {
 	if f.typedAt.IsZero() {
@@ -763,10 +763,17 @@ func (f *frame) job() (alive, stopped bool) {
 		return false, false
 	}
 	for _, g := range tmux.Groups(shell.Session, shell.Pgrp) {
+		age, ok := tmux.SinceTicks(g.StartTicks)
+		if !ok {
+			continue
+		}
 		// Read right after the age, not before the walk of /proc, which
 		// takes long on a loaded machine. Process start times are in
-		// clock ticks (10 ms), and so is /proc/uptime: allow two.
-		if age, ok := tmux.SinceTicks(g.StartTicks); ok && age <= time.Since(f.typedAt)+20*time.Millisecond {
+		// clock ticks (10 ms), and so is /proc/uptime: allow two. The
+		// frame forks its job within startGrace of the typing, or never
+		// (tmx takes the claim): a job started later is another one.
+		since := time.Since(f.typedAt)
+		if age <= since+20*time.Millisecond && age >= since-startGrace-time.Second {
 			return true, g.Stopped
 		}
 	}

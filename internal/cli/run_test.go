@@ -608,7 +608,7 @@ func TestRunResumeEdges(t *testing.T) {
 
 	// The end line scrolled past history-limit before the resume.
 	pane := newPane()
-	token := runIn(t, srv, pane, "sleep 0.5; echo X; exit 8", tmxerr.ExitRunTimeout, "--timeout", "0.2")["resume"].(string)
+	token := runIn(t, srv, pane, "sleep 1.5; echo X; exit 8", tmxerr.ExitRunTimeout, "--timeout", "0.2")["resume"].(string)
 	ended(pane)
 	runIn(t, srv, pane, "seq 1 300", 0)
 	d := mustJSON(t, srv, 1, "run", "--timeout", "10", "--resume", token)
@@ -633,7 +633,7 @@ func TestRunResumeEdges(t *testing.T) {
 	srv.Tmux("set-option", "-w", "-t", "s:", "remain-on-exit", "on")
 	pane = newPane()
 	srv.Tmux("set-option", "-p", "-t", pane, "remain-on-exit", "on")
-	token = runIn(t, srv, pane, "sleep 0.5; echo DONE; exit 3", tmxerr.ExitRunTimeout, "--timeout", "0.2")["resume"].(string)
+	token = runIn(t, srv, pane, "sleep 1.5; echo DONE; exit 3", tmxerr.ExitRunTimeout, "--timeout", "0.2")["resume"].(string)
 	ended(pane)
 	srv.Tmux("send-keys", "-t", pane, "exit", "Enter")
 	srv.WaitFor(pane, func(string) bool { return srv.Tmux("display", "-p", "-t", pane, "#{pane_dead}") == "1" }, 10*time.Second)
