@@ -1,0 +1,71 @@
+package mcp_test
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/google/jsonschema-go/jsonschema"
+
+	"github.com/tmx-sh/tmx/internal/catalog"
+	"github.com/tmx-sh/tmx/internal/tmuxtest"
+)
+
+// A client sees in tools/list the limits tmx-mcp enforces, and can check
+// a call with them before making it: the listed schema of
+// run_shell_command takes a command of 65536 characters and refuses one
+// more, as the server does. An argument the server refuses comes back
+// in a short sentence that names it, its length or value and the limit
+// or range, never echoing a megabyte.
+func TestListedLimitsAreTheEnforcedOnes(t *testing.T) {
+	t.Parallel()
+	srv := tmuxtest.New(t)
+	srv.NewPane("w", "bash", 80, 20)
+	s := connect(t, srv)
+	tools := toolIndex(t, s)
+
+	raw, _ := json.Marshal(tools["run_shell_command"].InputSchema)
+	var listed jsonschema.Schema
+	if err := json.Unmarshal(raw, &listed); err != nil {
+		t.Fatal(err)
+	}
+	if ml := listed.Properties["command"].MaxLength; ml == nil || *ml != catalog.MaxPayload {
+		t.Fatalf("the listed command has maxLength %v, want %d: %s", ml, catalog.MaxPayload, raw)
+	}
+	if ml := listed.Properties["target"].MaxLength; ml == nil || *ml != catalog.MaxString {
+		t.Fatalf("the listed target has maxLength %v, want %d", ml, catalog.MaxString)
+	}
+	rs, err := listed.Resolve(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := rs.Validate(map[string]any{"command": strings.Repeat("x", catalog.MaxPayload)}); err != nil {
+		t.Errorf("the listed schema refuses a command at the limit: %.200v", err)
+	}
+	if rs.Validate(map[string]any{"command": strings.Repeat("x", catalog.MaxPayload+1)}) == nil {
+		t.Errorf("the listed schema takes a command over the limit")
+	}
+
+	for _, c := range []struct {
+		tool string
+		args map[string]any
+		want string
+	}{
+		{"run_shell_command", map[string]any{"target": "w", "command": strings.Repeat("x", catalog.MaxPayload+1)},
+			"command is too long: 65537 characters; it takes 65536 at most"},
+		{"run_shell_command", map[string]any{"target": "w", "command": "echo " + strings.Repeat("x", 1<<20)},
+			"command is too long: 1048581 characters; it takes 65536 at most"},
+		{"capture_pane", map[string]any{"target": "w", "max_lines": -3}, "max_lines must be at least 1 (got -3)"},
+		{"set_history_limit", map[string]any{"target": "w", "lines": 1e12}, "lines must be from 0 to 10000000 (got 1000000000000)"},
+	} {
+		_, res := call(t, s, tools, c.tool, c.args)
+		if res == nil || !res.IsError {
+			t.Errorf("%s: accepted", c.tool)
+			continue
+		}
+		text := errText(res)
+		if !strings.Contains(text, "invalid arguments for "+c.tool+": "+c.want+"\n") || len(text) > 400 {
+			t.Errorf("%s: got %d bytes: %.300q, want %q", c.tool, len(text), text, c.want)
+		}
+	}
+}
