@@ -1,13 +1,17 @@
 package mcp_test
 
 import (
+	"context"
 	"encoding/json"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/jsonschema-go/jsonschema"
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/tmx-sh/tmx/internal/catalog"
+	"github.com/tmx-sh/tmx/internal/mcp"
 	"github.com/tmx-sh/tmx/internal/tmuxtest"
 )
 
@@ -67,5 +71,23 @@ func TestListedLimitsAreTheEnforcedOnes(t *testing.T) {
 		if !strings.Contains(text, "invalid arguments for "+c.tool+": "+c.want+"\n") || len(text) > 400 {
 			t.Errorf("%s: got %d bytes: %.300q, want %q", c.tool, len(text), text, c.want)
 		}
+	}
+}
+
+// A request over the line limit is answered with its own id, so the
+// official SDK's call returns the refusal instead of waiting for an
+// answer that never comes; the session goes on.
+func TestOversizedRequestIsAnswered(t *testing.T) {
+	t.Parallel()
+	srv := tmuxtest.New(t)
+	s := connect(t, srv)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	_, err := s.CallTool(ctx, &sdk.CallToolParams{Name: "run_shell_command", Arguments: map[string]any{"command": strings.Repeat("x", mcp.DefaultMaxLine)}})
+	if err == nil || ctx.Err() != nil || !strings.Contains(err.Error(), "line too large") {
+		t.Fatalf("an oversized call: %v (context: %v)", err, ctx.Err())
+	}
+	if err := s.Ping(ctx, nil); err != nil {
+		t.Fatalf("ping after it: %v", err)
 	}
 }
