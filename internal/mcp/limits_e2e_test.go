@@ -91,3 +91,44 @@ func TestOversizedRequestIsAnswered(t *testing.T) {
 		t.Fatalf("ping after it: %v", err)
 	}
 }
+
+// A TMX_* limit out of its range reaches the model: every tool result
+// carries the warning in its warnings (which the output schema allows),
+// a batch's in each of its results, and the tmux://capabilities
+// resource in its own; the limit used is the default.
+func TestLimitWarningsReachResults(t *testing.T) {
+	t.Parallel()
+	srv := tmuxtest.New(t)
+	pane := srv.NewPane("w", "bash", 80, 20)
+	s := connect(t, srv, "TMX_MAX_LINES=3")
+	tools := toolIndex(t, s)
+	const want = `TMX_MAX_LINES="3" must be an integer from 10 to 100000; using 500`
+	has := func(v any) bool {
+		w, _ := v.([]any)
+		return len(w) == 1 && w[0] == want
+	}
+
+	doc, res := call(t, s, tools, "run_shell_command", map[string]any{"target": pane, "command": "seq 30", "max_lines": 30})
+	if out, _ := doc["output"].(string); doc == nil || !has(doc["warnings"]) || strings.Count(out, "\n") != 29 {
+		t.Errorf("run_shell_command: %v %s", doc, errText(res))
+	}
+	doc, res = call(t, s, tools, "list_panes", nil)
+	if doc == nil || !has(doc["warnings"]) {
+		t.Errorf("list_panes: %v %s", doc, errText(res))
+	}
+	doc, res = call(t, s, tools, "call_read_tools_batch", map[string]any{"operations": []any{map[string]any{"tool": "list_sessions"}}})
+	if items, _ := doc["results"].([]any); doc == nil || len(items) != 1 || !has(items[0].(map[string]any)["result"].(map[string]any)["warnings"]) {
+		t.Errorf("call_read_tools_batch: %v %s", doc, errText(res))
+	}
+
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	rr, err := s.ReadResource(ctx, &sdk.ReadResourceParams{URI: "tmux://capabilities"})
+	if err != nil || len(rr.Contents) != 1 {
+		t.Fatalf("capabilities: %v %v", rr, err)
+	}
+	var caps map[string]any
+	if err := json.Unmarshal([]byte(rr.Contents[0].Text), &caps); err != nil || !has(caps["warnings"]) {
+		t.Errorf("capabilities: warnings %v (%v)", caps["warnings"], err)
+	}
+}

@@ -104,7 +104,8 @@ func operationSchema(t *catalog.Tool, p catalog.Param) *jsonschema.Schema {
 }
 
 // OutputSchema returns t's outputSchema, inferred from the Go type of the
-// CLI's document plus its "schema_version" and the optional "host".
+// CLI's document plus its "schema_version" and the optional "host" and
+// "warnings".
 func OutputSchema(t *catalog.Tool) (*jsonschema.Schema, error) {
 	s, err := jsonschema.ForType(reflect.TypeOf(t.Output), nil)
 	if err != nil {
@@ -114,8 +115,16 @@ func OutputSchema(t *catalog.Tool) (*jsonschema.Schema, error) {
 	// tmx names the host a document came from when it ran there through
 	// SSH (--host, TMX_HOST); a document from this machine has no host.
 	s.Properties["host"] = &jsonschema.Schema{Type: "string", Description: "The SSH destination ([USER@]HOST[:PORT]) the result came from; absent for this machine."}
+	order := []string{"schema_version", "host"}
+	// Every document may carry warnings: a TMX_* limit out of its range,
+	// which the result does not follow (result.WithWarnings).
+	if _, ok := s.Properties["warnings"]; !ok {
+		s.Properties["warnings"] = &jsonschema.Schema{Type: "array", Items: &jsonschema.Schema{Type: "string"},
+			Description: "What to know about the result, e.g. a TMX_* limit out of its range, which fell back to its default."}
+		order = append(order, "warnings")
+	}
 	s.Required = append([]string{"schema_version"}, s.Required...)
-	s.PropertyOrder = append([]string{"schema_version", "host"}, s.PropertyOrder...)
+	s.PropertyOrder = append(order, s.PropertyOrder...)
 	return s, nil
 }
 
