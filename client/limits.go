@@ -7,6 +7,8 @@ import (
 	"strings"
 	"time"
 	"unicode/utf8"
+
+	textclip "github.com/tmx-sh/tmx/internal/clip"
 )
 
 // Limits are the output budgets and the wait ceiling of one process,
@@ -47,9 +49,22 @@ func DefaultLimits() Limits {
 // LimitsFromEnv reads TMX_MAX_LINES (10..100000), TMX_MAX_BYTES
 // (4000..4000000) and TMX_WAIT_MAX_SECONDS (1..600). A value that is not an
 // integer in range falls back to the default, and a warning naming the
-// variable goes to warn (when not nil).
+// variable goes to warn (when not nil), as "tmx: warning: ..." lines.
 func LimitsFromEnv(getenv func(string) string, warn io.Writer) Limits {
+	l, warnings := ReadLimits(getenv)
+	if warn != nil {
+		for _, w := range warnings {
+			fmt.Fprintf(warn, "tmx: warning: %s\n", w)
+		}
+	}
+	return l
+}
+
+// ReadLimits is [LimitsFromEnv] returning the warnings, one sentence each
+// (for a JSON document's "warnings"), instead of writing them.
+func ReadLimits(getenv func(string) string) (Limits, []string) {
 	l := DefaultLimits()
+	var warnings []string
 	read := func(name string, lo, hi, def int) int {
 		v := strings.TrimSpace(getenv(name))
 		if v == "" {
@@ -57,9 +72,7 @@ func LimitsFromEnv(getenv func(string) string, warn io.Writer) Limits {
 		}
 		n, err := strconv.Atoi(v)
 		if err != nil || n < lo || n > hi {
-			if warn != nil {
-				fmt.Fprintf(warn, "tmx: warning: %s=%q must be an integer from %d to %d; using %d\n", name, v, lo, hi, def)
-			}
+			warnings = append(warnings, fmt.Sprintf("%s=%q must be an integer from %d to %d; using %d", name, textclip.String(v, 40), lo, hi, def))
 			return def
 		}
 		return n
@@ -70,7 +83,7 @@ func LimitsFromEnv(getenv func(string) string, warn io.Writer) Limits {
 	if l.WaitDefault > l.WaitMax {
 		l.WaitDefault = l.WaitMax
 	}
-	return l
+	return l, warnings
 }
 
 // Timeout returns the effective timeout for a requested number of seconds:

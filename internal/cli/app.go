@@ -598,7 +598,11 @@ func isJSON(c *cli.Context) bool {
 func globalString(c *cli.Context, name string) string { return c.String(name) }
 
 // newClient builds the tmux client from the global flags and environment.
-func newClient(c *cli.Context, env *Env) (*client.Client, error) {
+// A TMX_* limit out of its range falls back to its default with a
+// warning: on stderr in human mode; under --json, where stderr carries at
+// most the one error document, newClient returns it for the document's
+// "warnings".
+func newClient(c *cli.Context, env *Env) (*client.Client, []string, error) {
 	cl, err := client.New(client.Options{
 		TmuxPath:   globalString(c, "tmux"),
 		SocketName: globalString(c, "socket-name"),
@@ -606,16 +610,15 @@ func newClient(c *cli.Context, env *Env) (*client.Client, error) {
 		Environ:    env.Environ,
 	})
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	// Under --json stderr carries at most the one error document, so bad
-	// TMX_* values fall back to their defaults without a warning line.
-	var warn io.Writer = env.Err
 	if isJSON(c) {
-		warn = nil
+		limits, warnings := client.ReadLimits(cl.Getenv)
+		cl.SetLimits(limits)
+		return cl, warnings, nil
 	}
-	cl.SetLimits(client.LimitsFromEnv(cl.Getenv, warn))
-	return cl, nil
+	cl.SetLimits(client.LimitsFromEnv(cl.Getenv, env.Err))
+	return cl, nil, nil
 }
 
 // positional returns the command's arguments before the payload separator

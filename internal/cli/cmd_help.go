@@ -148,7 +148,10 @@ to a line budget and a byte budget (TMX_MAX_LINES, default 500, 10..100000;
 TMX_MAX_BYTES, default 128000, 4000..4000000), keeping the newest lines.
 dropped_lines counts the lines of the text asked about (the whole pane, a
 range, a run's output) that the result does not hold, read or not. tmx run
-keeps a shorter tail by default: 20 lines, 4000 bytes.
+keeps a shorter tail by default: 20 lines, 4000 bytes. A TMX_MAX_LINES,
+TMX_MAX_BYTES or TMX_WAIT_MAX_SECONDS (1..600) that is not an integer in
+its range falls back to its default, and the document says so in
+"warnings", a list of sentences (in human form, stderr does).
 
 Lines have numbers: line 1 is the oldest row a pane keeps, and a line
 wrapped over several rows takes a number per row. first_line and last_line

@@ -3,6 +3,7 @@ package cli
 import (
 	"encoding/json"
 	"fmt"
+	"io"
 	"strings"
 	"syscall"
 
@@ -98,9 +99,14 @@ func capabilitiesCmd(env *Env) *cli.Command {
 			if err := exactArgs(x.Context, x.args, 0, "no arguments"); err != nil {
 				return err
 			}
+			// Under --json the document carries the warnings.
+			var warn io.Writer = env.Err
+			if x.json {
+				warn = nil
+			}
 			d, err := catalog.Decide(catalog.DecideOptions{
 				SocketName: globalString(x.Context, "socket-name"), SocketPath: globalString(x.Context, "socket-path"),
-				Environ: env.Environ, Warn: env.Err, Version: Version,
+				Environ: env.Environ, Warn: warn, Version: Version,
 			})
 			if err != nil {
 				return err

@@ -68,7 +68,7 @@ func topCmd(env *Env) *cli.Command {
 					return err
 				}
 				if x.json {
-					return writeDoc(x.env.Out, f)
+					return writeDoc(x.env.Out, f, x.warnings)
 				}
 				f.write(x.env.Out, x.env.StdoutTTY, 0, time.Now())
 				return nil

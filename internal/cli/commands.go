@@ -85,6 +85,8 @@ type call struct {
 	cl    *client.Client
 	// serverChecked is set once --expect-server has been checked.
 	serverChecked bool
+	// warnings go into the --json document (see newClient).
+	warnings []string
 }
 
 // action wraps fn for a command without a payload: arguments after "--"
@@ -148,11 +150,11 @@ func (x *call) client() (*client.Client, error) {
 // the --expect-server check.
 func (x *call) newClient() (*client.Client, error) {
 	if x.cl == nil {
-		cl, err := newClient(x.Context, x.env)
+		cl, warnings, err := newClient(x.Context, x.env)
 		if err != nil {
 			return nil, err
 		}
-		x.cl = cl
+		x.cl, x.warnings = cl, warnings
 	}
 	return x.cl, nil
 }
@@ -302,10 +304,11 @@ func (x *call) target(arg string) (*client.Client, *client.Snapshot, client.Reso
 	return cl, snap, r, err
 }
 
-// emit prints doc as JSON under --json, else calls human.
+// emit prints doc as JSON under --json, with the call's warnings, else
+// calls human.
 func (x *call) emit(doc any, human func(w io.Writer)) error {
 	if x.json {
-		return writeDoc(x.env.Out, doc)
+		return writeDoc(x.env.Out, doc, x.warnings)
 	}
 	human(x.env.Out)
 	return nil

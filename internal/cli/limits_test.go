@@ -63,3 +63,47 @@ func TestClampWarnings(t *testing.T) {
 		t.Errorf("search: exit %d, stderr %q", r.code, r.stderr)
 	}
 }
+
+// A TMX_* limit out of its range falls back to its default with a
+// warning: on stderr in human mode, in the document's "warnings" under
+// --json (stderr staying quiet), ahead of the document's own warnings,
+// and in the capabilities document; the value used is the default
+// either way.
+func TestLimitWarningsReachJSON(t *testing.T) {
+	t.Parallel()
+	srv := tmuxtest.New(t)
+	pane := srv.NewPane("w", "bash", 80, 30)
+	tmx(t, srv, "", "run", pane, "--", "seq 40")
+	bad := []string{"TMX_MAX_LINES=3", "TMX_MAX_BYTES=12"}
+	linesWarn := `TMX_MAX_LINES="3" must be an integer from 10 to 100000; using 500`
+	bytesWarn := `TMX_MAX_BYTES="12" must be an integer from 4000 to 4000000; using 128000`
+
+	r := tmxWith(t, srv, bad, "capture", pane)
+	if r.code != 0 || !strings.Contains(r.stderr, "tmx: warning: "+linesWarn+"\n") || !strings.Contains(r.stderr, "tmx: warning: "+bytesWarn+"\n") {
+		t.Errorf("capture: exit %d, stderr %q", r.code, r.stderr)
+	}
+	r = tmxWith(t, srv, bad, "capture", "--json", pane)
+	doc := r.doc(t)
+	if w, _ := doc["warnings"].([]any); r.stderr != "" || len(w) != 2 || w[0] != linesWarn || w[1] != bytesWarn {
+		t.Errorf("capture --json: warnings %v, stderr %q", doc["warnings"], r.stderr)
+	}
+	if l, _ := doc["lines"].([]any); len(l) < 40 {
+		t.Errorf("capture --json kept %d lines: the budget is not the default", len(l))
+	}
+	var out, errb strings.Builder
+	code := Run(context.Background(), &Env{In: strings.NewReader("a\nb"), Out: &out, Err: &errb,
+		Environ: append(append([]string{}, srv.Env...), "TMX_WAIT_MAX_SECONDS=0"), Args: []string{"tmx", "paste", "--json", pane}})
+	r = cliResult{out.String(), errb.String(), code}
+	doc = r.doc(t)
+	w, _ := doc["warnings"].([]any)
+	if r.stderr != "" || len(w) < 2 || w[0] != `TMX_WAIT_MAX_SECONDS="0" must be an integer from 1 to 600; using 120` || !strings.Contains(w[1].(string), "lines pasted") {
+		t.Errorf("paste --json: warnings %v, stderr %q", doc["warnings"], r.stderr)
+	}
+	if r := tmx(t, srv, "", "capture", "--json", pane); r.doc(t)["warnings"] != nil {
+		t.Errorf("capture --json with good limits: %s", r.stdout)
+	}
+	r = tmxWith(t, srv, bad, "capabilities", "--json")
+	if w, _ := r.doc(t)["warnings"].([]any); r.stderr != "" || len(w) != 2 || w[0] != linesWarn {
+		t.Errorf("capabilities --json: warnings %v, stderr %q", w, r.stderr)
+	}
+}

@@ -23,12 +23,14 @@ import (
 	"github.com/tmx-sh/tmx/tmxerr"
 )
 
-func writeDoc(w io.Writer, v any) error {
+// writeDoc writes v as its JSON document, with warnings in its
+// "warnings" (see [result.WithWarnings]).
+func writeDoc(w io.Writer, v any, warnings []string) error {
 	b, err := result.Marshal(v)
 	if err != nil {
 		return tmxerr.Wrap(tmxerr.Internal, err, "cannot encode the result: %v", err)
 	}
-	_, err = w.Write(b)
+	_, err = w.Write(result.WithWarnings(b, warnings))
 	return err
 }
 

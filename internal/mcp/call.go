@@ -17,6 +17,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/sourcegraph/jsonrpc2"
 	"github.com/tidwall/gjson"
 
@@ -400,15 +401,33 @@ func takes(tool *catalog.Tool) string {
 // checkArgs validates arguments against the tool's input schema, then the
 // byte limits [catalog.MaxString] and [catalog.MaxPayload] (JSON Schema's
 // maxLength counts characters, the limits count bytes), and refuses a NUL
-// byte in any value bound for the tmx argv, which exec cannot pass.
+// byte in any value bound for the tmx argv, which exec cannot pass. Its
+// errors name the argument and what it takes, and quote at most a few
+// dozen characters of what it got (see [argProblem]).
 func (s *Server) checkArgs(tool *catalog.Tool, obj map[string]any) error {
 	rs, err := s.schema(tool)
 	if err != nil {
 		return err
 	}
+	msg := ""
 	if err := rs.Validate(obj); err != nil {
-		return fmt.Errorf("invalid arguments for %s: %s", tool.Name, schemaMessage(err))
+		msg = schemaMessage(rs.Schema(), obj, err)
+	} else {
+		msg = byteProblem(tool, obj)
 	}
+	if msg != "" {
+		return fmt.Errorf("invalid arguments for %s: %s", tool.Name, msg)
+	}
+	return nil
+}
+
+// byteProblem checks arguments that passed the schema against the byte
+// limits and for NUL bytes bound for an argv.
+func byteProblem(tool *catalog.Tool, obj map[string]any) string {
+	tooLong := func(what string, n, max int) string {
+		return fmt.Sprintf("%s is too long: %d bytes in UTF-8; it takes %d at most", what, n, max)
+	}
+	const nul = "%s holds a NUL byte, which no command argument can carry"
 	for _, p := range tool.Params {
 		max := catalog.MaxString
 		if p.Payload {
@@ -417,57 +436,63 @@ func (s *Server) checkArgs(tool *catalog.Tool, obj map[string]any) error {
 		switch v := obj[p.Name].(type) {
 		case string:
 			if len(v) > max {
-				return fmt.Errorf("%s is %d bytes; at most %d", p.Name, len(v), max)
+				return tooLong(p.Name, len(v), max)
 			}
 			if !utf8.ValidString(v) {
-				return fmt.Errorf("%s is not valid UTF-8", p.Name)
+				return p.Name + " is not valid UTF-8"
 			}
 			if !p.Payload && strings.IndexByte(v, 0) >= 0 {
-				return fmt.Errorf("%s holds a NUL byte", p.Name)
+				return fmt.Sprintf(nul, p.Name)
 			}
 		case []any:
 			total := 0
-			for _, item := range v {
+			for i, item := range v {
 				str, ok := item.(string)
 				if !ok { // an operation: its JSON size counts
 					b, _ := json.Marshal(item)
 					str = string(b)
 				} else if len(str) > catalog.MaxString {
-					return fmt.Errorf("an entry of %s is %d bytes; at most %d", p.Name, len(str), catalog.MaxString)
+					return tooLong(fmt.Sprintf("%s[%d]", p.Name, i), len(str), catalog.MaxString)
 				} else if !p.Payload && strings.IndexByte(str, 0) >= 0 {
-					return fmt.Errorf("an entry of %s holds a NUL byte", p.Name)
+					return fmt.Sprintf(nul, fmt.Sprintf("%s[%d]", p.Name, i))
 				}
 				total += len(str)
 			}
 			if total > max {
-				return fmt.Errorf("%s holds %d bytes; at most %d", p.Name, total, max)
+				what := "its entries take"
+				if p.Type == "object-array" {
+					what = "its operations take, as JSON,"
+				}
+				return fmt.Sprintf("%s is too long: %s %d bytes; together they take %d at most", p.Name, what, total, max)
 			}
 		case map[string]any:
-			for k, val := range v {
-				str, _ := val.(string)
+			for _, k := range slices.Sorted(maps.Keys(v)) {
+				str, _ := v[k].(string)
+				what := p.Name + "[" + echo(k) + "]"
 				if len(str) > catalog.MaxString {
-					return fmt.Errorf("%s[%q] is %d bytes; at most %d", p.Name, k, len(str), catalog.MaxString)
+					return tooLong(what, len(str), catalog.MaxString)
 				}
 				if !p.Payload && strings.IndexByte(str, 0) >= 0 {
-					return fmt.Errorf("%s[%q] holds a NUL byte", p.Name, k)
+					return fmt.Sprintf(nul, what)
 				}
 			}
 		}
 	}
-	return nil
+	return ""
 }
 
-// maxSchemaMessage bounds the text of a schema error in bytes.
-const maxSchemaMessage = 1024
+// maxSchemaMessage bounds the text of a schema error in bytes, should
+// [argProblem] not explain it.
+const maxSchemaMessage = 200
 
-// schemaMessage is a schema error's text, cut to maxSchemaMessage bytes and
-// with control characters escaped: the validator quotes the offending
-// value, which may be a megabyte long or carry a terminal escape sequence,
-// and neither should come back whole in the error.
-func schemaMessage(err error) string {
-	msg := err.Error()
-	if len(msg) > maxSchemaMessage {
-		msg = clip.String(msg, maxSchemaMessage)
+// schemaMessage says why obj fails schema s, err being the validator's
+// error: [argProblem]'s words, else (which FuzzArgProblem says cannot
+// happen) the validator's text cut to maxSchemaMessage bytes. Control
+// characters are escaped: a value may carry a terminal escape sequence.
+func schemaMessage(s *jsonschema.Schema, obj map[string]any, err error) string {
+	msg := argProblem(s, obj)
+	if msg == "" {
+		msg = clip.String(err.Error(), maxSchemaMessage)
 	}
 	return escapeControls(msg)
 }

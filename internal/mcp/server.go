@@ -177,7 +177,7 @@ func (s *Server) schema(t *catalog.Tool) (*jsonschema.Resolved, error) {
 	if rs, ok := s.schemas[t.Name]; ok {
 		return rs, nil
 	}
-	rs, err := toolschema.CheckSchema(t).Resolve(nil)
+	rs, err := toolschema.InputSchema(t).Resolve(nil)
 	if err != nil {
 		return nil, fmt.Errorf("input schema of %s: %w", t.Name, err)
 	}

@@ -168,11 +168,11 @@ func (s *Stream) ReadObject(v any) error {
 		if s.rerr != nil {
 			return s.rerr
 		}
-		line, tooLong, err := s.readLine()
+		line, big, err := s.readLine()
 		s.rerr = err
-		if tooLong {
-			msg := fmt.Sprintf("Invalid Request: line too large (limit %d bytes)", s.maxLine)
-			if werr := s.reject(nil, nil, jsonrpc2.CodeInvalidRequest, msg); werr != nil {
+		if big != nil {
+			msg := fmt.Sprintf("Invalid Request: line too large (limit %d bytes); send less in one message", s.maxLine)
+			if werr := s.reject(nil, s.freeID(oversizedID(big.head, big.tail)), jsonrpc2.CodeInvalidRequest, msg); werr != nil {
 				return werr
 			}
 			continue
@@ -233,27 +233,76 @@ func (s *Stream) Message(req *jsonrpc2.Request) (*Message, bool) {
 	return m, ok
 }
 
+// maxTail is how many bytes of its end a line over the limit keeps, to
+// find its id there.
+const maxTail = 256
+
+// oversized is what is kept of a line over the limit: its first bytes, up
+// to the limit, and its last maxTail bytes, without the "\n" or "\r\n".
+type oversized struct{ head, tail []byte }
+
 // readLine returns the next line without its "\n" or "\r\n", and the error
 // that ended it (nil if a "\n" did). A line longer than s.maxLine is read in
-// chunks and discarded; readLine then returns tooLong and no bytes.
-func (s *Stream) readLine() (line []byte, tooLong bool, err error) {
+// chunks and discarded but for its head and tail (see [oversized]), which
+// readLine returns instead of the line: no more than the limit is held.
+func (s *Stream) readLine() (line []byte, big *oversized, err error) {
 	for {
 		chunk, err := s.r.ReadSlice('\n')
-		if !tooLong && len(line)+len(chunk)-len("\r\n") <= s.maxLine {
+		if big == nil && len(line)+len(chunk)-len("\r\n") <= s.maxLine {
 			line = append(line, chunk...)
 		} else {
-			tooLong, line = true, nil
+			if big == nil {
+				head := append(line, chunk[:max(0, min(len(chunk), s.maxLine-len(line)))]...)
+				big = &oversized{head: head, tail: keepTail(nil, line)}
+				line = nil
+			}
+			big.tail = keepTail(big.tail, chunk)
 		}
 		if err == bufio.ErrBufferFull {
 			continue
 		}
-		line = bytes.TrimSuffix(line, []byte("\n"))
-		line = bytes.TrimSuffix(line, []byte("\r"))
-		if len(line) > s.maxLine {
-			tooLong, line = true, nil
+		if big != nil {
+			big.tail = trimEOL(big.tail)
+			return nil, big, err
 		}
-		return line, tooLong, err
+		line = trimEOL(line)
+		if len(line) > s.maxLine {
+			return nil, &oversized{head: line, tail: keepTail(nil, line)}, err
+		}
+		return line, nil, err
 	}
+}
+
+// keepTail appends b to tail and keeps the last maxTail bytes.
+func keepTail(tail, b []byte) []byte {
+	if len(b) >= maxTail {
+		return append(tail[:0], b[len(b)-maxTail:]...)
+	}
+	tail = append(tail, b...)
+	if n := len(tail); n > maxTail {
+		copy(tail, tail[n-maxTail:])
+		tail = tail[:maxTail]
+	}
+	return tail
+}
+
+func trimEOL(b []byte) []byte {
+	return bytes.TrimSuffix(bytes.TrimSuffix(b, []byte("\n")), []byte("\r"))
+}
+
+// freeID returns id, unless it is nil or the id of a request in progress:
+// a reply carrying it would be taken for that request's answer.
+func (s *Stream) freeID(id json.RawMessage) json.RawMessage {
+	key, ok := idKey(id)
+	if !ok {
+		return nil
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if _, busy := s.inUse[key]; busy {
+		return nil
+	}
+	return id
 }
 
 // isSyntaxError reports whether err says the input is not JSON at all.

@@ -190,7 +190,15 @@ func TestStreamLines(t *testing.T) {
 		{"request with Error", `{"jsonrpc":"2.0","id":8,"method":"x","Error":null}` + "\n", invalid("8"), `"Error"`},
 		{"request with reſult", `{"jsonrpc":"2.0","id":8,"method":"x","reſult":null}` + "\n", invalid("8"), `"reſult"`},
 		{"request with Method", `{"jsonrpc":"2.0","id":8,"method":"x","Method":5}` + "\n", invalid("8"), `"Method"`},
-		{"oversized", `{"jsonrpc":"2.0","id":1,"method":"x","params":"` + strings.Repeat("a", 300) + "\"}\n", invalid("null"), "line too large (limit 256 bytes)"},
+		{"oversized", `{"jsonrpc":"2.0","id":1,"method":"x","params":"` + strings.Repeat("a", 300) + "\"}\n", invalid("1"), "line too large (limit 256 bytes)"},
+		{"oversized, id last", `{"method":"x","params":{"text":"` + strings.Repeat("a", 300) + `"},"jsonrpc":"2.0","id":"r-9"}` + "\r\n", invalid(`"r-9"`), "line too large"},
+		{"oversized by a byte", `{"jsonrpc":"2.0","id":-4,"method":"x","params":"` + strings.Repeat("a", 256-49) + "\"}\n", invalid("-4"), "line too large"},
+		{"oversized, id only in params", `{"jsonrpc":"2.0","method":"x","params":{"id":3,"text":"` + strings.Repeat("a", 300) + `","id":4}}` + "\n", invalid("null"), "line too large"},
+		{"oversized, id inside a string", `{"jsonrpc":"2.0","method":"x","params":"` + strings.Repeat("a", 300) + `\",\"id\":5}"}` + "\n", invalid("null"), "line too large"},
+		{"oversized, id null", `{"jsonrpc":"2.0","id":null,"method":"x","params":"` + strings.Repeat("a", 300) + "\"}\n", invalid("null"), "line too large"},
+		{"oversized, id a fraction", `{"jsonrpc":"2.0","method":"x","params":"` + strings.Repeat("a", 300) + `","id":1.5}` + "\n", invalid("null"), "line too large"},
+		{"oversized, two ids", `{"jsonrpc":"2.0","id":1,"method":"x","params":"` + strings.Repeat("a", 300) + `","id":2}` + "\n", invalid("null"), "line too large"},
+		{"oversized batch", `[{"jsonrpc":"2.0","id":1,"method":"x","params":"` + strings.Repeat("a", 300) + `","id":1}]` + "\n", invalid("null"), "line too large"},
 		{"oversized garbage", strings.Repeat("\xff", 10000) + "\n", invalid("null"), "line too large"},
 		{"blank", "\n", "", ""},
 		{"whitespace", " \t \r\n", "", ""},
@@ -251,7 +259,7 @@ func paddedPing(t *testing.T, n int) string {
 func TestStreamLineLimit(t *testing.T) {
 	const limit = 5000 // more than the bufio.Reader's buffer
 	ok := `{"jsonrpc":"2.0","id":1,"result":{"ok":true}}`
-	tooLarge := `{"jsonrpc":"2.0","id":null,"error":{"code":-32600}}`
+	tooLarge := `{"jsonrpc":"2.0","id":1,"error":{"code":-32600}}` // its id read from its start
 	for _, tt := range []struct {
 		name, line, want string
 	}{
@@ -299,6 +307,52 @@ func TestStreamLongLineMemory(t *testing.T) {
 	if !strings.Contains(out.String(), "line too large") || req.Method != "ping" {
 		t.Errorf("out = %q, req = %+v", out.String(), req)
 	}
+}
+
+// A line over the limit whose id is at its start or its end is refused
+// with that id, the client's own bytes, so that a client waiting on it is
+// answered; the server holds no more of the line than the limit.
+func TestStreamLongLineKeepsID(t *testing.T) {
+	const size = 64 << 20
+	for _, c := range []struct{ head, tail, id string }{
+		{`{"jsonrpc":"2.0","id":"call-\u0037","method":"tools/call","params":{"name":"run_shell_command","arguments":{"command":"`, `"}}}`, `"call-\u0037"`},
+		{`{"method":"tools/call","params":{"name":"paste_text","arguments":{"text":"`, `"}},"jsonrpc":"2.0","id":12}`, "12"},
+	} {
+		r := io.MultiReader(strings.NewReader(c.head), io.LimitReader(xReader{}, size), strings.NewReader(c.tail+"\n"+pingLine+"\n"))
+		var out bytes.Buffer
+		s := NewStream(r, &out, nil, 64<<10)
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		var req jsonrpc2.Request
+		if err := s.ReadObject(&req); err != nil {
+			t.Fatal(err)
+		}
+		runtime.ReadMemStats(&after)
+		if d := after.TotalAlloc - before.TotalAlloc; d > 1<<20 {
+			t.Errorf("reading a %d-byte line allocated %d bytes", size, d)
+		}
+		if got := replyRawID(t, bytes.TrimSpace(out.Bytes())); got != c.id || !strings.Contains(out.String(), "line too large (limit 65536 bytes)") || req.Method != "ping" {
+			t.Errorf("reply id %s, want %s: out = %q, req = %+v", got, c.id, out.String(), req)
+		}
+	}
+}
+
+// An oversized line whose id is that of a request in progress is
+// refused with id null: a reply with the id would be taken for that
+// request's answer.
+func TestStreamLongLineInFlightID(t *testing.T) {
+	release := make(chan struct{})
+	h := newStreamHarness(t, jsonrpc2.AsyncHandler(streamHandlerFunc(func(ctx context.Context, c *jsonrpc2.Conn, r *jsonrpc2.Request) {
+		if r.Method == "block" {
+			<-release
+		}
+		_ = c.Reply(ctx, r.ID, map[string]bool{"ok": true})
+	})), 256)
+	h.send(`{"jsonrpc":"2.0","id":5,"method":"block"}` + "\n")
+	h.send(`{"jsonrpc":"2.0","id":5,"method":"x","params":"` + strings.Repeat("a", 300) + "\"}\n")
+	checkStreamReply(t, h.reply(), `{"jsonrpc":"2.0","id":null,"error":{"code":-32600}}`, "line too large")
+	close(release)
+	checkStreamReply(t, h.reply(), `{"jsonrpc":"2.0","id":5,"result":{"ok":true}}`, "")
 }
 
 func TestStreamIDRoundTrip(t *testing.T) {

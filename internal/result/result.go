@@ -15,6 +15,9 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"slices"
+
+	"github.com/tidwall/gjson"
 
 	"github.com/tmx-sh/tmx/client"
 	"github.com/tmx-sh/tmx/internal/doctor"
@@ -83,6 +86,45 @@ func marshalReflect(doc any) ([]byte, error) {
 		out = append(out, '}')
 	}
 	return append(out, '\n'), nil
+}
+
+// WithWarnings returns doc, one document as [Marshal] writes it, with
+// warnings added to its "warnings" array: ahead of those the document
+// has, else as a new member after schema_version. A document that does
+// not start with schema_version comes back as it is.
+func WithWarnings(doc []byte, warnings []string) []byte {
+	if len(warnings) == 0 {
+		return doc
+	}
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if enc.Encode(warnings) != nil {
+		return doc
+	}
+	list := bytes.TrimSpace(buf.Bytes())
+	if w := gjson.GetBytes(doc, "warnings"); w.Exists() && w.Index > 0 && w.Index+len(w.Raw) <= len(doc) && string(doc[w.Index:w.Index+len(w.Raw)]) == w.Raw {
+		if !w.IsArray() { // null
+			return slices.Concat(doc[:w.Index], list, doc[w.Index+len(w.Raw):])
+		}
+		inner := list[1 : len(list)-1]
+		if len(w.Array()) > 0 {
+			inner = append(inner, ',')
+		}
+		return slices.Concat(doc[:w.Index+1], inner, doc[w.Index+1:])
+	}
+	const prefix = `{"schema_version":`
+	if !bytes.HasPrefix(doc, []byte(prefix)) {
+		return doc
+	}
+	i := len(prefix)
+	for i < len(doc) && doc[i] >= '0' && doc[i] <= '9' {
+		i++
+	}
+	if i == len(prefix) || i == len(doc) || doc[i] != ',' && doc[i] != '}' {
+		return doc
+	}
+	return slices.Concat(doc[:i], []byte(`,"warnings":`), list, doc[i:])
 }
 
 // ServerRef names the server a document reports on: ids such as %0 exist

@@ -3,7 +3,10 @@ package toolschema
 import (
 	"fmt"
 	"sort"
+	"strconv"
 	"strings"
+
+	"github.com/google/jsonschema-go/jsonschema"
 
 	"github.com/tmx-sh/tmx/internal/catalog"
 )
@@ -18,6 +21,14 @@ func Markdown() string {
 	b.WriteString("operation only: tmux aliases and hooks can make any call do more, so every tool carries the\n")
 	b.WriteString("conservative MCP annotations (readOnlyHint false, destructiveHint true, idempotentHint false,\n")
 	b.WriteString("openWorldHint true). Toolsets choose what is offered; they are not a sandbox.\n\n")
+	fmt.Fprintf(&b, "tmx-mcp checks every call's arguments before it runs anything, against the input\n"+
+		"schema `tools/list` shows, which states the limits (the type column below repeats them): a\n"+
+		"string takes at most %d characters (`command`, `text`: %d), an array or a map at most %d\n"+
+		"entries, a batch at most %d operations, an environment name at most %d characters matching\n"+
+		"`%s`. The same numbers bound each string in UTF-8 bytes, and an array's\n"+
+		"entries together (a batch's operations as JSON), which JSON Schema's `maxLength`, a count of\n"+
+		"characters, cannot say.\n\n",
+		catalog.MaxString, catalog.MaxPayload, catalog.MaxItems, catalog.MaxBatch, catalog.MaxEnvName, catalog.EnvNamePattern)
 	b.WriteString("| tool | toolset | process reach | tmux effects | output |\n|---|---|---|---|---|\n")
 	for _, t := range catalog.All() {
 		fmt.Fprintf(&b, "| [`%s`](#%s) | %s | %s | %s | %s |\n", t.Name, t.Name, t.Toolset, t.Reach, join(t.Effects), join(t.OutputClasses))
@@ -44,10 +55,14 @@ func Markdown() string {
 				b.WriteString("\nNo arguments.\n")
 			} else {
 				b.WriteString("\n| argument | type | required | to tmx as | reaches | made literal by | meaning |\n|---|---|---|---|---|---|---|\n")
+				in := InputSchema(t)
 				for _, p := range t.Params {
 					typ := p.Type
 					if len(p.Enum) > 0 {
 						typ += " (" + strings.Join(p.Enum, ", ") + ")"
+					}
+					if l := bounds(in.Properties[p.Name]); l != "" {
+						typ += ", " + l
 					}
 					fmt.Fprintf(&b, "| `%s` | %s | %v | %s | %s | %s | %s |\n", p.Name, typ, p.Required, route(p), p.Sink, t.Sink(p).Literalization, cell(p.Description))
 				}
@@ -63,6 +78,33 @@ func Markdown() string {
 		}
 	}
 	return b.String()
+}
+
+// bounds says what an argument's schema allows beyond its type: a
+// string's length, an array's or map's entries, a number's range.
+func bounds(s *jsonschema.Schema) string {
+	n := func(p *float64) string { return strconv.FormatFloat(*p, 'f', -1, 64) }
+	switch {
+	case s.MaxLength != nil && s.MinLength != nil:
+		return fmt.Sprintf("%d to %d characters", *s.MinLength, *s.MaxLength)
+	case s.MaxLength != nil:
+		return fmt.Sprintf("at most %d characters", *s.MaxLength)
+	case s.MaxItems != nil:
+		lo := 0
+		if s.MinItems != nil {
+			lo = *s.MinItems
+		}
+		return fmt.Sprintf("%d to %d entries", lo, *s.MaxItems)
+	case s.MaxProperties != nil:
+		return fmt.Sprintf("at most %d entries", *s.MaxProperties)
+	case s.Minimum != nil && s.Maximum != nil:
+		return n(s.Minimum) + " to " + n(s.Maximum)
+	case s.Minimum != nil:
+		return "at least " + n(s.Minimum)
+	case s.ExclusiveMinimum != nil:
+		return "over " + n(s.ExclusiveMinimum)
+	}
+	return ""
 }
 
 func join[S ~string](v []S) string {

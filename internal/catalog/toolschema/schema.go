@@ -18,56 +18,45 @@ import (
 	"github.com/tmx-sh/tmx/internal/result"
 )
 
-// InputSchema returns t's inputSchema, as tools/list shows it: an object
-// with additionalProperties false. It leaves out the size limits and the
-// environment name pattern, which no model needs to call a tool right and
-// which would cost every tools/list over a kilobyte; tmx-mcp enforces
-// them with [CheckSchema].
-func InputSchema(t *catalog.Tool) *jsonschema.Schema { return inputSchema(t, false) }
-
-// CheckSchema is [InputSchema] with tmx-mcp's argument limits: strings
-// at most catalog.MaxString characters (payloads MaxPayload), arrays and
-// maps at most MaxItems entries, environment names at most MaxEnvName
-// characters matching catalog.EnvNamePattern, batches at most MaxBatch
-// operations. tmx-mcp validates every
-// call against it, then checks the same limits in bytes.
-func CheckSchema(t *catalog.Tool) *jsonschema.Schema { return inputSchema(t, true) }
-
-func inputSchema(t *catalog.Tool, strict bool) *jsonschema.Schema {
-	limit := func(n int) *int {
-		if strict {
-			return jsonschema.Ptr(n)
-		}
-		return nil
-	}
+// InputSchema returns t's inputSchema, as tools/list shows it and as
+// tmx-mcp validates every call against it: an object with
+// additionalProperties false, and the limits tmx-mcp enforces, so that a
+// client can check a call before making it. A string takes at most
+// catalog.MaxString characters (a payload MaxPayload), an array or a map
+// at most MaxItems entries (a batch MaxBatch operations), an environment
+// name at most MaxEnvName characters matching catalog.EnvNamePattern.
+// tmx-mcp then checks the same limits in bytes, which JSON Schema cannot
+// state (maxLength counts characters): each string's, and an array's
+// entries together.
+func InputSchema(t *catalog.Tool) *jsonschema.Schema {
 	s := &jsonschema.Schema{Type: "object", Properties: map[string]*jsonschema.Schema{}, AdditionalProperties: &jsonschema.Schema{Not: &jsonschema.Schema{}}}
 	for _, p := range t.Params {
 		ps := &jsonschema.Schema{Type: p.Type, Description: p.Description, Minimum: p.Minimum, Maximum: p.Maximum, ExclusiveMinimum: p.ExclusiveMinimum}
 		switch p.Type {
 		case "object-array":
 			ps.Type = "array"
-			ps.Items = operationSchema(t, p, limit)
+			ps.Items = operationSchema(t, p)
 			ps.MaxItems = jsonschema.Ptr(catalog.MaxBatch)
 			ps.MinItems = jsonschema.Ptr(1)
 		case "string-map":
 			ps.Type = "object"
-			ps.AdditionalProperties = &jsonschema.Schema{Type: "string", MaxLength: limit(catalog.MaxString)}
-			ps.MaxProperties = limit(catalog.MaxItems)
-			if strict {
-				ps.PropertyNames = &jsonschema.Schema{Pattern: catalog.EnvNamePattern, MaxLength: limit(catalog.MaxEnvName)}
-			}
+			ps.AdditionalProperties = &jsonschema.Schema{Type: "string", MaxLength: jsonschema.Ptr(catalog.MaxString)}
+			ps.MaxProperties = jsonschema.Ptr(catalog.MaxItems)
+			ps.PropertyNames = &jsonschema.Schema{Pattern: catalog.EnvNamePattern, MaxLength: jsonschema.Ptr(catalog.MaxEnvName)}
 		case "string":
-			ps.MaxLength = limit(catalog.MaxString)
+			if len(p.Enum) == 0 { // an enum bounds its own length
+				ps.MaxLength = jsonschema.Ptr(catalog.MaxString)
+			}
 			if p.Payload {
-				ps.MaxLength = limit(catalog.MaxPayload)
+				ps.MaxLength = jsonschema.Ptr(catalog.MaxPayload)
 				// An empty command or text does nothing useful: the
 				// schema refuses it, naming the argument.
 				ps.MinLength = jsonschema.Ptr(1)
 			}
 		case "array":
-			ps.Items = &jsonschema.Schema{Type: "string", MaxLength: limit(catalog.MaxString)}
+			ps.Items = &jsonschema.Schema{Type: "string", MaxLength: jsonschema.Ptr(catalog.MaxString)}
 			ps.MinItems = jsonschema.Ptr(1)
-			ps.MaxItems = limit(catalog.MaxItems)
+			ps.MaxItems = jsonschema.Ptr(catalog.MaxItems)
 		}
 		for _, e := range p.Enum {
 			ps.Enum = append(ps.Enum, e)
@@ -84,14 +73,14 @@ func inputSchema(t *catalog.Tool, strict bool) *jsonschema.Schema {
 // operationSchema is the schema of one batch entry: {target, keys} for a
 // key batch, else {tool, arguments} with tool one of t's nested tools
 // (after exclusions).
-func operationSchema(t *catalog.Tool, p catalog.Param, limit func(int) *int) *jsonschema.Schema {
+func operationSchema(t *catalog.Tool, p catalog.Param) *jsonschema.Schema {
 	closed := &jsonschema.Schema{Not: &jsonschema.Schema{}}
 	if p.Sink == catalog.SinkTmuxKeys {
 		return &jsonschema.Schema{
 			Type: "object",
 			Properties: map[string]*jsonschema.Schema{
-				"target": {Type: "string", MaxLength: limit(catalog.MaxString), Description: "The pane."},
-				"keys":   {Type: "array", Items: &jsonschema.Schema{Type: "string", MaxLength: limit(catalog.MaxString)}, MinItems: jsonschema.Ptr(1), MaxItems: limit(catalog.MaxItems), Description: "Key names, as in send_keys."},
+				"target": {Type: "string", MaxLength: jsonschema.Ptr(catalog.MaxString), Description: "The pane."},
+				"keys":   {Type: "array", Items: &jsonschema.Schema{Type: "string", MaxLength: jsonschema.Ptr(catalog.MaxString)}, MinItems: jsonschema.Ptr(1), MaxItems: jsonschema.Ptr(catalog.MaxItems), Description: "Key names, as in send_keys."},
 			},
 			PropertyOrder:        []string{"target", "keys"},
 			Required:             []string{"target", "keys"},
@@ -115,7 +104,8 @@ func operationSchema(t *catalog.Tool, p catalog.Param, limit func(int) *int) *js
 }
 
 // OutputSchema returns t's outputSchema, inferred from the Go type of the
-// CLI's document plus its "schema_version" and the optional "host".
+// CLI's document plus its "schema_version" and the optional "host" and
+// "warnings".
 func OutputSchema(t *catalog.Tool) (*jsonschema.Schema, error) {
 	s, err := jsonschema.ForType(reflect.TypeOf(t.Output), nil)
 	if err != nil {
@@ -125,8 +115,16 @@ func OutputSchema(t *catalog.Tool) (*jsonschema.Schema, error) {
 	// tmx names the host a document came from when it ran there through
 	// SSH (--host, TMX_HOST); a document from this machine has no host.
 	s.Properties["host"] = &jsonschema.Schema{Type: "string", Description: "The SSH destination ([USER@]HOST[:PORT]) the result came from; absent for this machine."}
+	order := []string{"schema_version", "host"}
+	// Every document may carry warnings: a TMX_* limit out of its range,
+	// which the result does not follow (result.WithWarnings).
+	if _, ok := s.Properties["warnings"]; !ok {
+		s.Properties["warnings"] = &jsonschema.Schema{Type: "array", Items: &jsonschema.Schema{Type: "string"},
+			Description: "What to know about the result, e.g. a TMX_* limit out of its range, which fell back to its default."}
+		order = append(order, "warnings")
+	}
 	s.Required = append([]string{"schema_version"}, s.Required...)
-	s.PropertyOrder = append([]string{"schema_version", "host"}, s.PropertyOrder...)
+	s.PropertyOrder = append(order, s.PropertyOrder...)
 	return s, nil
 }
 
