@@ -130,8 +130,13 @@ var (
 // pane_in_mode, caller_pane, caller_unproven, unsupported_shell, pane_busy.
 func checkRunnable(p PaneInfo, caller Caller, limit time.Duration) (promptState, error) {
 	if err := checkInputTarget(p, caller, InputOptions{}); err != nil {
-		if te := tmxerr.As(err); te.Code == tmxerr.CallerPane {
+		switch te := tmxerr.As(err); te.Code {
+		case tmxerr.CallerPane:
 			te.WithFix("run_elsewhere")
+		case tmxerr.PaneInMode:
+			// A run has no way to cancel the mode: the fix is the
+			// input commands' (which can), or the person's.
+			te.WithFix("leave_mode", "pane", p.PaneID)
 		}
 		return promptState{}, err
 	}

@@ -45,6 +45,8 @@ var cliWords = tmxerr.Words{
 	"unsupported_shell":     sayf("run the command in a pane with a supported shell (tmx new --shell bash), or start one in this pane first (tmx type --enter %s -- bash)", "pane"),
 	"respawn_dead":          sayf("respawn it (tmx respawn %s) or choose another pane", "pane"),
 	"exit_mode":             say("the person using it can leave the mode (q), or pass --exit-mode to cancel the mode first"),
+	"leave_mode":            sayf("the person using it can leave the mode (q), or run in another pane; tmx run cannot cancel a mode, but tmx send can: tmx send --exit-mode %s C-u (C-u only clears a shell's command line), then run again", "pane"),
+	"leave_mode_batch":      sayf("the person using it can leave the mode (q); a batch cannot cancel a mode, but a send to that pane alone can: tmx send --exit-mode %s KEY...", "pane"),
 	"key_names":             sayf("%skeys look like Enter, C-c, M-x, Up, F5, Escape or one character; send text with: tmx type TARGET -- TEXT", "lead"),
 	"plain_pattern":         say("regexes are RE2 (Go's regexp syntax); look for plain text without --regex"),
 	"resume_or_interrupt":   sayf("wait for it again with: tmx run --resume TOKEN, or interrupt it: tmx send %s C-c", "pane"),

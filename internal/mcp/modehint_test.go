@@ -1,0 +1,59 @@
+package mcp_test
+
+import (
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/tmx-sh/tmx/internal/catalog"
+	"github.com/tmx-sh/tmx/internal/tmuxtest"
+)
+
+// Every tool that refuses a pane in copy mode says what that tool, or
+// another one, really offers: "call again with exit_mode: true" only where
+// the tool has exit_mode, and for run_shell_command and send_keys_batch,
+// which have none, the send_keys call that leaves the mode. Followed, that
+// advice lets the run go ahead.
+func TestModeRefusalsNameWhatEachToolHas(t *testing.T) {
+	t.Parallel()
+	srv := tmuxtest.New(t)
+	pane := srv.NewPane("s", "bash", 80, 20)
+	s := connect(t, srv, "TMX_TOOLSETS=all")
+	tools := toolIndex(t, s)
+	srv.Tmux("copy-mode", "-t", pane)
+	again := regexp.MustCompile(`call again with ([a-z_]+): true`)
+	for _, c := range []struct {
+		tool string
+		args map[string]any
+		want string
+	}{
+		{"send_keys", map[string]any{"target": pane, "keys": []any{"x"}}, "call again with exit_mode: true"},
+		{"paste_text", map[string]any{"target": pane, "text": "x"}, "call again with exit_mode: true"},
+		{"run_shell_command", map[string]any{"target": pane, "command": "echo ran"}, "send_keys with target " + pane + `, keys ["C-u"] and exit_mode: true`},
+		{"send_keys_batch", map[string]any{"operations": []any{map[string]any{"target": pane, "keys": []any{"x"}}}}, "send_keys with target " + pane + " and exit_mode: true"},
+	} {
+		_, res := call(t, s, tools, c.tool, c.args)
+		text := errText(res)
+		if !strings.HasPrefix(text, "error pane_in_mode:") || !strings.Contains(text, c.want) {
+			t.Errorf("%s: %q, want pane_in_mode saying %q", c.tool, text, c.want)
+		}
+		tool, _ := catalog.Lookup(c.tool)
+		for _, m := range again.FindAllStringSubmatch(text, -1) {
+			if !slices.ContainsFunc(tool.Params, func(p catalog.Param) bool { return p.Name == m[1] }) {
+				t.Errorf("%s's refusal names %s, which it does not take: %q", c.tool, m[1], text)
+			}
+		}
+	}
+	if srv.Tmux("display", "-p", "-t", pane, "#{pane_in_mode}") != "1" {
+		t.Fatal("a refused call left copy mode")
+	}
+
+	// What the run's refusal says to do.
+	if d, res := call(t, s, tools, "send_keys", map[string]any{"target": pane, "keys": []any{"C-u"}, "exit_mode": true}); d == nil || d["exited_mode"] != true {
+		t.Fatalf("send_keys with exit_mode: %v %s", d, errText(res))
+	}
+	if d, res := call(t, s, tools, "run_shell_command", map[string]any{"target": pane, "command": "echo ran-$((1+1))"}); d == nil || d["output"] != "ran-2" {
+		t.Errorf("run after leaving the mode: %v %s", d, errText(res))
+	}
+}
