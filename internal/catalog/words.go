@@ -66,6 +66,8 @@ var ToolWords = tmxerr.Words{
 	"look_or_interrupt":     Sayf("look at it (capture_pane, target %[1]s) before retrying, or interrupt it (send_keys [\"C-c\"])", "pane"),
 	"stale_target_gone":     Say("the server those ids came from is gone: call list_sessions (or create_session) and use the ids it gives"),
 	"stale_target":          Say("call list_panes (or list_sessions) and use the ids it gives now; tmx-mcp checks each id against the server it came from"),
+	"resize_window_size":    Say("give width, height or both; a window has no zoom (resize_pane zooms a pane)"),
+	"resize_pane_size":      Say("give width, height or both, or zoom (true zooms, false unzooms)"),
 	"capture_dead":          Sayf("read its output with capture_pane (target %s); kill it when done", "pane"),
 }
 

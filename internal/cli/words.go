@@ -54,6 +54,8 @@ var cliWords = tmxerr.Words{
 	"look_or_interrupt":     sayf("look at it (tmx capture %[1]s) before retrying, or interrupt it (tmx send %[1]s C-c)", "pane"),
 	"stale_target_gone":     say("list what runs now (tmx ls) and use its ids, without the old --expect-server"),
 	"stale_target":          sayf("list again (tmx ls) and use the new ids, then pass --expect-server %s", "run"),
+	"resize_window_size":    say("give --width, --height or both (zoom is a pane's: tmx resize --zoom PANE)"),
+	"resize_pane_size":      say("give --width, --height or both, or --zoom or --unzoom"),
 	"capture_dead":          sayf("read its output with tmx capture %s; kill it when done", "pane"),
 }
 

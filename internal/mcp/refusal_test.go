@@ -57,3 +57,24 @@ func TestModeRefusalsNameWhatEachToolHas(t *testing.T) {
 		t.Errorf("run after leaving the mode: %v %s", d, errText(res))
 	}
 }
+
+// A resize with nothing to change names the arguments of the tool called:
+// resize_window has width and height, and no zoom.
+func TestResizeWithoutSizeNamesItsArguments(t *testing.T) {
+	t.Parallel()
+	srv := tmuxtest.New(t)
+	srv.NewPane("work", "bash", 80, 20)
+	s := connect(t, srv)
+	tools := toolIndex(t, s)
+	for _, c := range []struct {
+		tool, want, not string
+	}{
+		{"resize_window", "give width, height or both", "or zoom"},
+		{"resize_pane", "or zoom (true zooms, false unzooms)", "--"},
+	} {
+		_, res := call(t, s, tools, c.tool, map[string]any{"target": "work"})
+		if text := errText(res); !strings.HasPrefix(text, "error usage:") || !strings.Contains(text, c.want) || strings.Contains(text, c.not) {
+			t.Errorf("%s without a size: %q, want a hint saying %q and not %q", c.tool, text, c.want, c.not)
+		}
+	}
+}
