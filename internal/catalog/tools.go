@@ -381,7 +381,7 @@ var tools = sync.OnceValue(func() []Tool {
 			Params: []Param{
 				target(true, aPane),
 				{Name: "direction", Type: "string", Enum: []string{"vertical", "horizontal"}, Sink: SinkBound, Switch: map[string]string{"horizontal": "horizontal"}, Description: "Default vertical (stacked); horizontal: side by side."},
-				{Name: "size", Type: "string", Sink: SinkBound, Flag: "size", Description: "Cells (\"20\") or percent (\"30%\")."},
+				{Name: "size", Type: "string", Sink: SinkBound, Flag: "size", Description: "Cells (\"20\") or 1-99% (\"30%\")."},
 				{Name: "before", Type: "boolean", Sink: SinkBound, Flag: "before", Description: "Put it above or left of the target."},
 				pStartDir, pShell, pEnvironment, pSuppressHistory,
 			},

@@ -1,0 +1,35 @@
+package client
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/tmx-sh/tmx/tmxerr"
+)
+
+// A split's size is a number of cells or a percentage; one that is a
+// percentage or a number but out of range is told so, with the range,
+// not called something it is not.
+func TestCheckSize(t *testing.T) {
+	for _, c := range []struct {
+		size, want string // want: "" for accepted, else what the message says
+	}{
+		{"20", ""}, {"1", ""}, {"30%", ""}, {"1%", ""}, {"99%", ""},
+		{"150%", "out of range: a percentage is from 1% to 99%"},
+		{"0%", "out of range: a percentage is from 1% to 99%"},
+		{"100%", "out of range: a percentage is from 1% to 99%"},
+		{"0", "out of range: a number of cells is at least 1"},
+		{"-3", "out of range: a number of cells is at least 1"},
+		{"big", "is not a number of cells or a percentage"},
+		{"%", "is not a number of cells or a percentage"},
+		{"5.5%", "is not a number of cells or a percentage"},
+	} {
+		err := checkSize(c.size)
+		switch {
+		case c.want == "" && err != nil:
+			t.Errorf("size %q refused: %v", c.size, err)
+		case c.want != "" && (err == nil || tmxerr.As(err).Code != tmxerr.InvalidArgument || !strings.Contains(err.Error(), c.want)):
+			t.Errorf("size %q: %v, want invalid_argument saying %q", c.size, err, c.want)
+		}
+	}
+}
