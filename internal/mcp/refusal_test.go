@@ -78,3 +78,25 @@ func TestResizeWithoutSizeNamesItsArguments(t *testing.T) {
 		}
 	}
 }
+
+// run_shell_command into a pane where an earlier run's command still runs
+// names that run and its resume, in tools' terms.
+func TestBusyRunNamesItsResumeOverMCP(t *testing.T) {
+	t.Parallel()
+	srv := tmuxtest.New(t)
+	pane := srv.NewPane("s", "bash", 80, 20)
+	s := connect(t, srv)
+	tools := toolIndex(t, s)
+	d, res := call(t, s, tools, "run_shell_command", map[string]any{"target": pane, "command": "sleep 1.5; echo slept", "timeout_seconds": 0.2})
+	if d == nil || d["timed_out"] != true {
+		t.Fatalf("run: %v %s", d, errText(res))
+	}
+	id, token := d["run_id"].(string), d["resume"].(string)
+	_, res = call(t, s, tools, "run_shell_command", map[string]any{"target": pane, "command": "echo next"})
+	if text := errText(res); !strings.HasPrefix(text, "error pane_busy:") || !strings.Contains(text, "run_shell_command with resume alone") || !strings.Contains(text, id) || strings.Contains(text, "--") {
+		t.Errorf("run into a timed-out run's pane: %q, want pane_busy naming run %s and resume", text, id)
+	}
+	if d, res := call(t, s, tools, "run_shell_command", map[string]any{"resume": token, "timeout_seconds": 10}); d == nil || d["output"] != "slept" {
+		t.Errorf("resume: %v %s", d, errText(res))
+	}
+}

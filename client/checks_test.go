@@ -33,3 +33,24 @@ func TestCheckSize(t *testing.T) {
 		}
 	}
 }
+
+// The frame still running in a pane is the one whose start line is the
+// newest marker there.
+func TestRunningFrame(t *testing.T) {
+	a, b := "0123456789abcdef", "fedcba9876543210"
+	for _, c := range []struct {
+		lines []string
+		want  string
+	}{
+		{[]string{"$ ls", "x"}, ""},
+		{[]string{"$  . run-" + a + ".sh", "__tmx" + a + "-s", "out"}, a},
+		{[]string{"__tmx" + a + "-s", "out", "__tmx" + a + "-e:0", "$ (sleep 9)"}, ""},
+		{[]string{"__tmx" + a + "-s", "__tmx" + a + "-e:130", "$ . x", "$ long typed line__tmx" + b + "-s", "out"}, b},
+		{[]string{"__tmx" + a + "-e:0x", "__tmxnothex-s"}, ""},
+	} {
+		id, ok := runningFrame(c.lines)
+		if id != c.want || ok != (c.want != "") {
+			t.Errorf("runningFrame(%q) = %q %v, want %q", c.lines, id, ok, c.want)
+		}
+	}
+}
