@@ -160,7 +160,9 @@ On failure stdout stays empty and stderr gets one line:
 
   {"schema_version":2,"error":{"code":"target_not_found","message":"...","hint":"..."},"exit_code":1}
 
-The codes are listed by: tmx help exit-codes.
+The codes are listed by: tmx help exit-codes. An error whose hint words a
+named recovery also carries it as fix (a stable key, such as "confirm"),
+after hint.
 
 tmx run prints its document whenever it typed the command, whatever the
 command's exit status: read exit_status, timed_out, started, pane_exited
