@@ -54,3 +54,28 @@ func TestRunningFrame(t *testing.T) {
 		}
 	}
 }
+
+// TMX_CURSOR_KEY is hex of at least 16 bytes, as the README says;
+// anything else is refused as a usage error.
+func TestCursorKeyFromEnv(t *testing.T) {
+	for _, c := range []struct {
+		key string
+		ok  bool
+	}{
+		{strings.Repeat("ab", 16), true},
+		{strings.Repeat("ab", 32), true},
+		{strings.Repeat("ab", 15), false},
+		{strings.Repeat("zz", 16), false},
+		{strings.Repeat("a", 33), false},
+	} {
+		_, err := CursorKeyFrom(func(k string) string {
+			if k == CursorKeyEnv {
+				return c.key
+			}
+			return ""
+		})
+		if (err == nil) != c.ok || err != nil && tmxerr.As(err).Code != tmxerr.Usage {
+			t.Errorf("TMX_CURSOR_KEY=%s: %v, want ok %v", c.key, err, c.ok)
+		}
+	}
+}

@@ -58,7 +58,7 @@ var Statuses = []Status{
 }
 
 // RunNote says how tmx run's exit status differs from the table.
-const RunNote = "tmx run otherwise exits with the command's own status, and 1 when the pane or the server went away before the command finished."
+const RunNote = "tmx run otherwise exits with the command's own status, and 1 when there is none and it did not give up waiting: the pane or the server went away before the command finished, the shell never ran the command (started: false), or its end line was lost (end_lost). Its result document, on stdout, tells these apart."
 
 // Code is a stable, snake_case error code.
 type Code string
