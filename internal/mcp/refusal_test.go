@@ -100,3 +100,42 @@ func TestBusyRunNamesItsResumeOverMCP(t *testing.T) {
 		t.Errorf("resume: %v %s", d, errText(res))
 	}
 }
+
+// A relative start_directory is refused before anything is created: over
+// MCP it would be taken from tmx-mcp's own working directory, which the
+// caller did not choose. No server is started for create_session, no
+// window or pane made for the others; an absolute one works.
+func TestRelativeStartDirectoryRefused(t *testing.T) {
+	t.Parallel()
+	srv := tmuxtest.New(t)
+	s := connect(t, srv)
+	tools := toolIndex(t, s)
+	_, res := call(t, s, tools, "create_session", map[string]any{"name": "rel", "start_directory": "src/app"})
+	if text := errText(res); !strings.HasPrefix(text, "error invalid_argument:") || !strings.Contains(text, "absolute path") {
+		t.Errorf("create_session with a relative start_directory: %q", text)
+	}
+	if srv.Alive() {
+		t.Errorf("the refused create_session started a server")
+	}
+	pane := srv.NewPane("s", "bash", 80, 20)
+	dir := t.TempDir()
+	for _, c := range []struct {
+		tool string
+		args map[string]any
+	}{
+		{"create_session", map[string]any{"name": "rel", "start_directory": "."}},
+		{"create_window", map[string]any{"target": "s", "start_directory": "sub"}},
+		{"split_window", map[string]any{"target": pane, "start_directory": "../x"}},
+		{"split_window", map[string]any{"target": pane, "start_directory": ""}},
+	} {
+		if _, res := call(t, s, tools, c.tool, c.args); !strings.HasPrefix(errText(res), "error invalid_argument:") || !strings.Contains(errText(res), "absolute path") {
+			t.Errorf("%s %v: %q, want invalid_argument asking for an absolute path", c.tool, c.args, errText(res))
+		}
+	}
+	if got := srv.Tmux("list-panes", "-a", "-F", "#{pane_id}"); got != pane {
+		t.Errorf("panes after the refused calls: %q", got)
+	}
+	if d, res := call(t, s, tools, "split_window", map[string]any{"target": pane, "start_directory": dir}); d == nil {
+		t.Errorf("split_window with an absolute start_directory: %s", errText(res))
+	}
+}
