@@ -35,6 +35,31 @@ func TestUsageSuggestions(t *testing.T) {
 	}
 }
 
+// A usage hint names the help of the command the line named, never a
+// placeholder: the command's own for its flags, the app's for global ones
+// (and the command's too, when one follows them).
+func TestUsageHintsNameTheCommand(t *testing.T) {
+	t.Parallel()
+	srv := tmuxtest.New(t)
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"new", "-d"}, "tmx new --help"},
+		{[]string{"capture", "--bogus", "%1"}, "tmx capture --help"},
+		{[]string{"options", "show", "--bogus"}, "tmx options show --help"},
+		{[]string{"capture", "--lines=x", "%1"}, "see: tmx capture --help"},
+		{[]string{"find-pane", "%1"}, "see: tmx find-pane --help"},
+		{[]string{"--lines", "5", "capture", "%1"}, "global flags are listed by tmx --help; the flags of tmx capture go after it (tmx capture --help)"},
+		{[]string{"-L", "ls", "--bogus"}, "see the global flags with: tmx --help"},
+	} {
+		r := tmx(t, srv, "", c.args...)
+		if r.code != 2 || !strings.Contains(r.stderr, "tmx: hint: ") || !strings.Contains(r.stderr, c.want) || strings.Contains(r.stderr, "COMMAND") {
+			t.Errorf("%v: exit %d %q, want a hint naming %q", c.args, r.code, r.stderr, c.want)
+		}
+	}
+}
+
 // Options that exclude each other are refused before anything is done,
 // in words that name both.
 func TestConflictingOptions(t *testing.T) {
