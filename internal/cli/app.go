@@ -425,8 +425,8 @@ func newAppWith(env *Env, cmds []*cli.Command) *cli.App {
 		Usage:     "drive tmux from scripts and AI agents",
 		UsageText: "tmx [global flags] COMMAND [flags] [TARGET] [-- PAYLOAD]",
 		Description: "tmx runs commands in tmux panes and returns their output and exit status in one call,\n" +
-			"reads panes within a budget, and sends input safely. Every command has --json.\n" +
-			"It uses its own tmux server (tmux -L tmx) unless told otherwise.\n\n" +
+			"reads panes within a budget, and sends input safely. Every command that reports a result\n" +
+			"has --json. It uses its own tmux server (tmux -L tmx) unless told otherwise.\n\n" +
 			"Quick start:\n   tmx run -- uname -a\n   tmx ls\n   tmx capture main\n\n" +
 			"Help topics: tmx help targets | json | exit-codes",
 		Version:              Version,
