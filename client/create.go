@@ -385,11 +385,21 @@ func (c *Client) Split(ctx context.Context, paneID string, o SpawnOptions) (*Spa
 	return c.spawn(ctx, spawnArgs(args, o), o, "", "", false)
 }
 
+// checkSize checks a split's size: a number of cells (at least 1) or a
+// percentage of the pane split (1% to 99%).
 func checkSize(s string) error {
-	n, err := strconv.Atoi(strings.TrimSuffix(s, "%"))
-	if err != nil || n < 1 || strings.HasSuffix(s, "%") && n > 99 {
+	digits, percent := strings.CutSuffix(s, "%")
+	n, err := strconv.Atoi(digits)
+	switch {
+	case err != nil:
 		return tmxerr.Errorf(tmxerr.InvalidArgument, "size %q is not a number of cells or a percentage", s).
 			WithHint("use e.g. 20 or 30%%")
+	case percent && (n < 1 || n > 99):
+		return tmxerr.Errorf(tmxerr.InvalidArgument, "size %s is out of range: a percentage is from 1%% to 99%% of the pane split", s).
+			WithHint("use e.g. 30%%, or a number of cells")
+	case n < 1:
+		return tmxerr.Errorf(tmxerr.InvalidArgument, "size %s is out of range: a number of cells is at least 1", s).
+			WithHint("use e.g. 20, or a percentage such as 30%%")
 	}
 	return nil
 }

@@ -255,6 +255,11 @@ func (c *Client) SendKeysBatch(ctx context.Context, snap *Snapshot, ops []KeyOp,
 		}
 		cohort := snap.Cohort(r.Pane)
 		if err := checkCohort(cohort, snap.Caller, InputOptions{ConfirmSelf: confirmSelf}); err != nil {
+			if te := tmxerr.As(err); te.Code == tmxerr.PaneInMode {
+				// A batch cannot cancel a mode; a send to that pane
+				// alone can.
+				te.WithFix("leave_mode_batch", "pane", inMode(cohort))
+			}
 			return nil, bad(err)
 		}
 		if len(args) > 0 {
@@ -272,6 +277,16 @@ func (c *Client) SendKeysBatch(ctx context.Context, snap *Snapshot, ops []KeyOp,
 		return nil, err
 	}
 	return results, nil
+}
+
+// inMode returns the id of the first of panes that is in a mode.
+func inMode(panes []PaneInfo) string {
+	for _, q := range panes {
+		if q.PaneInMode {
+			return q.PaneID
+		}
+	}
+	return ""
 }
 
 func clip(s string) string { return textclip.String(s, 40) }

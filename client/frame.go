@@ -63,6 +63,9 @@ func (m frameMarkers) endStatus(line string) (int, bool) {
 	return n, true
 }
 
+// isEnd reports whether line is an end marker, with any status.
+func (m frameMarkers) isEnd(line string) bool { _, ok := m.endStatus(line); return ok }
+
 // isStart reports whether line is the start marker's line: the marker
 // itself, or a line that ends with it. The marker begins with a carriage
 // return, not a newline; a typed line that exactly fills the pane's width

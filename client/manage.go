@@ -165,7 +165,11 @@ func (c *Client) Resize(ctx context.Context, r Resolved, level selector.Level, o
 		return nil, nil, tmxerr.New(tmxerr.InvalidArgument, "width and height must be between 1 and 10000", "")
 	}
 	if o.Width == 0 && o.Height == 0 && o.Zoom == nil {
-		return nil, nil, tmxerr.New(tmxerr.Usage, "nothing to change", "give a width, a height, or zoom")
+		// A window has a size only; a pane can be zoomed too.
+		if level == selector.LevelWindow {
+			return nil, nil, tmxerr.New(tmxerr.Usage, "nothing to change", "give a width, a height or both").WithFix("resize_window_size")
+		}
+		return nil, nil, tmxerr.New(tmxerr.Usage, "nothing to change", "give a width, a height, or zoom").WithFix("resize_pane_size")
 	}
 	var args []string
 	add := func(a ...string) {
@@ -186,7 +190,7 @@ func (c *Client) Resize(ctx context.Context, r Resolved, level selector.Level, o
 	}
 	if level == selector.LevelWindow {
 		if o.Zoom != nil {
-			return nil, nil, tmxerr.New(tmxerr.Usage, "zoom is a pane's", "zoom a pane: give a pane target")
+			return nil, nil, tmxerr.New(tmxerr.Usage, "zoom is a pane's", "zoom a pane: give a pane target, at pane level")
 		}
 		size("resize-window", r.Pane.WindowID)
 	} else {

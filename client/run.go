@@ -130,8 +130,13 @@ var (
 // pane_in_mode, caller_pane, caller_unproven, unsupported_shell, pane_busy.
 func checkRunnable(p PaneInfo, caller Caller, limit time.Duration) (promptState, error) {
 	if err := checkInputTarget(p, caller, InputOptions{}); err != nil {
-		if te := tmxerr.As(err); te.Code == tmxerr.CallerPane {
+		switch te := tmxerr.As(err); te.Code {
+		case tmxerr.CallerPane:
 			te.WithFix("run_elsewhere")
+		case tmxerr.PaneInMode:
+			// A run has no way to cancel the mode: the fix is the
+			// input commands' (which can), or the person's.
+			te.WithFix("leave_mode", "pane", p.PaneID)
 		}
 		return promptState{}, err
 	}
@@ -188,6 +193,51 @@ func busyShell(p PaneInfo, name string, ps promptState) error {
 	}
 	return tmxerr.Errorf(tmxerr.PaneBusy, "pane %s is running %q, not a shell at its prompt", p.PaneID, what).
 		WithFix("busy_program")
+}
+
+// busyRun returns err, a refusal of pane p, reworded when the job that
+// holds p's shell is the frame of an earlier run that is still running
+// (one that timed out, or whose tmx was interrupted): its caller may hold
+// the resume token that waits for it, and the run's id tells which. The
+// pane's history tells: its newest frame marker is a start line with no
+// end line after it.
+func (c *Client) busyRun(ctx context.Context, p PaneInfo, err error) error {
+	te := tmxerr.As(err)
+	if te.Code != tmxerr.PaneBusy || te.Fix != "busy_job" && te.Fix != "busy_script" {
+		return err
+	}
+	out, cerr := c.Exec(ctx, nil, "capture-pane", "-p", "-J", "-t", p.PaneID, "-S", "-")
+	if cerr != nil {
+		return err
+	}
+	id, ok := runningFrame(splitCapture(string(out)))
+	if !ok {
+		return err
+	}
+	name, _ := paneShell(p)
+	return tmxerr.Errorf(tmxerr.PaneBusy, "pane %s is running a command, an earlier run's (run_id %s) that has not ended: its %s is not at its prompt", p.PaneID, id, name).
+		WithFix("busy_run", "pane", p.PaneID, "run", id)
+}
+
+// runningFrame returns the id of the run whose frame lines shows started
+// and not ended: the newest marker in lines is a start marker.
+func runningFrame(lines []string) (string, bool) {
+	for i := len(lines) - 1; i >= 0; i-- {
+		l := lines[i]
+		j := strings.LastIndex(l, "__tmx")
+		if j < 0 {
+			continue
+		}
+		if id, ok := strings.CutSuffix(l[j+len("__tmx"):], "-s"); ok && len(id) == 16 && isLowerHex(id) {
+			return id, true
+		}
+		if j == 0 && len(l) > len("__tmx")+16 && isLowerHex(l[5:21]) {
+			if m, _ := runMarkers(l[5:21]); m.isEnd(l) {
+				return "", false
+			}
+		}
+	}
+	return "", false
 }
 
 // checkInputTarget applies tmx's input rules to one pane:
@@ -270,7 +320,7 @@ func (c *Client) Run(ctx context.Context, snap *Snapshot, p PaneInfo, command st
 	defer unlock()
 	ps, err := checkRunnable(p, snap.Caller, o.Timeout)
 	if err != nil {
-		return nil, err
+		return nil, c.busyRun(ctx, p, err)
 	}
 	shellName, kind := paneShell(p)
 	nonce := randomHex(8)

@@ -58,7 +58,7 @@ var Statuses = []Status{
 }
 
 // RunNote says how tmx run's exit status differs from the table.
-const RunNote = "tmx run otherwise exits with the command's own status, and 1 when the pane or the server went away before the command finished."
+const RunNote = "tmx run otherwise exits with the command's own status, and 1 when there is none and it did not give up waiting: the pane or the server went away before the command finished, the shell never ran the command (started: false), or its end line was lost (end_lost). Its result document, on stdout, tells these apart."
 
 // Code is a stable, snake_case error code.
 type Code string
@@ -345,14 +345,16 @@ func ExitStatus(err error) int {
 }
 
 // Markdown renders docs/exit-codes.md: the exit statuses, then every code
-// with its status and meaning.
-func Markdown() string {
+// with its status and meaning. schemaVersion is the version the error
+// document's example carries (result.SchemaVersion, which this package
+// cannot import).
+func Markdown(schemaVersion int) string {
 	var b strings.Builder
 	b.WriteString("# Exit statuses and error codes\n\n")
 	b.WriteString("<!-- Generated from package tmxerr; refresh with: UPDATE=1 go test ./... -->\n\n")
 	b.WriteString("Every failure of `tmx` and every `isError` result of `tmx-mcp` carries one\n")
 	b.WriteString("stable code from this list. Under `--json` the CLI prints it on stderr as one line:\n\n")
-	b.WriteString("```json\n{\"schema_version\":1,\"error\":{\"code\":\"target_not_found\",\"message\":\"...\",\"hint\":\"...\"},\"exit_code\":1}\n```\n\n")
+	fmt.Fprintf(&b, "```json\n{\"schema_version\":%d,\"error\":{\"code\":\"target_not_found\",\"message\":\"...\",\"hint\":\"...\"},\"exit_code\":1}\n```\n\n", schemaVersion)
 	b.WriteString("Scripts may branch on codes and statuses: adding a code is a documented change,\n")
 	b.WriteString("renaming or removing one a breaking change. `tmx help exit-codes` prints the same.\n\n")
 	b.WriteString("## Exit statuses\n\n| status | meaning |\n|---|---|\n")

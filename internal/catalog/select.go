@@ -20,8 +20,10 @@ type Surface struct {
 	// TMX_EXCLUDE_TOOLS removed.
 	Added    []string `json:"added_tools"`
 	Excluded []string `json:"excluded_tools"`
-	// TeardownByDefault says whether teardown was on by default: only when
-	// tmx-mcp will create the dedicated server itself.
+	// TeardownByDefault says whether teardown was on by default: only on
+	// tmx's own socket, chosen by no flag or variable, when tmx-mcp will
+	// create the server there itself or the one there is the server tmx
+	// started (see Decide).
 	TeardownByDefault bool `json:"teardown_by_default"`
 	// Reason explains how the toolsets were chosen.
 	Reason string `json:"reason"`
@@ -81,7 +83,7 @@ func Select(lookup func(string) (string, bool), teardownByDefault bool) (*Surfac
 			s.TeardownByDefault = true
 			s.Reason += ", and teardown because tmx-mcp will start the dedicated server itself"
 		} else {
-			s.Reason += "; teardown needs TMX_TOOLSETS or TMX_TOOLS because the server exists already or the socket was chosen explicitly"
+			s.Reason += "; teardown needs TMX_TOOLSETS or TMX_TOOLS because the socket was chosen, or the server on it is not the one tmx started"
 		}
 	}
 	for _, t := range Toolsets {

@@ -1,6 +1,7 @@
 package catalog
 
 import (
+	"path/filepath"
 	"sync"
 
 	"github.com/tmx-sh/tmx/client"
@@ -363,6 +364,7 @@ var tools = sync.OnceValue(func() []Tool {
 			},
 			Output: result.Spawn{},
 			Reach:  ReachConfiguredProcess, Effects: []Effect{Change}, OutputClasses: []OutputClass{TmuxMetadata},
+			Check: checkStartDir,
 		},
 		{
 			Name: "create_window", Title: "Create window", Toolset: Execute, Command: "new-window",
@@ -374,6 +376,7 @@ var tools = sync.OnceValue(func() []Tool {
 			},
 			Output: result.Spawn{},
 			Reach:  ReachConfiguredProcess, Effects: []Effect{Change}, OutputClasses: []OutputClass{TmuxMetadata},
+			Check: checkStartDir,
 		},
 		{
 			Name: "split_window", Title: "Split pane", Toolset: Execute, Command: "split",
@@ -381,12 +384,13 @@ var tools = sync.OnceValue(func() []Tool {
 			Params: []Param{
 				target(true, aPane),
 				{Name: "direction", Type: "string", Enum: []string{"vertical", "horizontal"}, Sink: SinkBound, Switch: map[string]string{"horizontal": "horizontal"}, Description: "Default vertical (stacked); horizontal: side by side."},
-				{Name: "size", Type: "string", Sink: SinkBound, Flag: "size", Description: "Cells (\"20\") or percent (\"30%\")."},
+				{Name: "size", Type: "string", Sink: SinkBound, Flag: "size", Description: "Cells (\"20\") or 1-99% (\"30%\")."},
 				{Name: "before", Type: "boolean", Sink: SinkBound, Flag: "before", Description: "Put it above or left of the target."},
 				pStartDir, pShell, pEnvironment, pSuppressHistory,
 			},
 			Output: result.Spawn{},
 			Reach:  ReachConfiguredProcess, Effects: []Effect{Change}, OutputClasses: []OutputClass{TmuxMetadata},
+			Check: checkStartDir,
 		},
 		{
 			Name: "run_shell_command", Title: "Run shell command", Toolset: Execute, Command: "run",
@@ -507,6 +511,18 @@ func teardown(t Tool) Tool {
 
 // checkRun: resume waits again for a timed-out run and takes nothing a
 // new run would; without it, command is required.
+// checkStartDir refuses a start_directory that is not absolute. The CLI
+// takes a relative --dir from its caller's working directory, as cd does;
+// a tool's caller has no working directory here, and tmx-mcp's own (where
+// its host started it) is no directory the caller chose.
+func checkStartDir(a Args) error {
+	if d := a.String("start_directory"); a.Has("start_directory") && !filepath.IsAbs(d) {
+		return tmxerr.Errorf(tmxerr.InvalidArgument, "start_directory %q is not an absolute path; nothing was created", d).
+			WithHint("give the directory as an absolute path (from /), e.g. a pane's pane_current_path (get_pane_info)")
+	}
+	return nil
+}
+
 func checkRun(a Args) error {
 	if a.Has("resume") {
 		if a.Has("command") || a.Has("target") || a.Has("exact") {

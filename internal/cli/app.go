@@ -185,7 +185,7 @@ func run(ctx context.Context, env *Env, all, signals bool) int {
 	// urfave/cli reports a missing required flag as a plain error, after
 	// parsing and before any action: it is a usage error.
 	if te := (*tmxerr.Error)(nil); !errors.As(err, &te) && strings.HasPrefix(err.Error(), "Required flag") {
-		err = tmxerr.Errorf(tmxerr.Usage, "%s", strings.Replace(err.Error(), "\"", "\"--", 1)).WithHint("see: tmx COMMAND --help")
+		err = tmxerr.Errorf(tmxerr.Usage, "%s", strings.Replace(err.Error(), "\"", "\"--", 1)).WithHint("see: %s", helpOf(app, verb))
 	}
 	wordsFor(tmux.EnvLookup(env.Environ)).Render(tmxerr.As(err))
 	printError(env.Err, err, asJSON)
@@ -425,8 +425,8 @@ func newAppWith(env *Env, cmds []*cli.Command) *cli.App {
 		Usage:     "drive tmux from scripts and AI agents",
 		UsageText: "tmx [global flags] COMMAND [flags] [TARGET] [-- PAYLOAD]",
 		Description: "tmx runs commands in tmux panes and returns their output and exit status in one call,\n" +
-			"reads panes within a budget, and sends input safely. Every command has --json.\n" +
-			"It uses its own tmux server (tmux -L tmx) unless told otherwise.\n\n" +
+			"reads panes within a budget, and sends input safely. Every command that reports a result\n" +
+			"has --json. It uses its own tmux server (tmux -L tmx) unless told otherwise.\n\n" +
 			"Quick start:\n   tmx run -- uname -a\n   tmx ls\n   tmx capture main\n\n" +
 			"Help topics: tmx help targets | json | exit-codes",
 		Version:              Version,
@@ -444,7 +444,9 @@ func newAppWith(env *Env, cmds []*cli.Command) *cli.App {
 		UseShortOptionHandling:    false,
 		ExitErrHandler:            func(*cli.Context, error) {},
 		OnUsageError: func(c *cli.Context, err error, isSub bool) error {
-			return usageError(err, c.App.Flags)
+			// A flag the app does not know comes before the command, if
+			// one was named: its own flags go after it.
+			return usageError(err, c.App.Flags, namedCommand(c.App, env.Args), true)
 		},
 		CommandNotFound: func(c *cli.Context, name string) {},
 		Flags: []cli.Flag{
@@ -476,13 +478,14 @@ func newAppWith(env *Env, cmds []*cli.Command) *cli.App {
 		completeTargetsIn(app.Commands, env)
 	}
 	for _, cmd := range app.Commands {
-		setupCommand(cmd)
+		setupCommand(cmd, cmd.Name)
 	}
 	return app
 }
 
-func setupCommand(cmd *cli.Command) {
-	cmd.OnUsageError = func(c *cli.Context, err error, isSub bool) error { return usageError(err, cmd.Flags) }
+// setupCommand sets up cmd, whose full name is name ("options show").
+func setupCommand(cmd *cli.Command, name string) {
+	cmd.OnUsageError = func(c *cli.Context, err error, isSub bool) error { return usageError(err, cmd.Flags, name, false) }
 	// urfave/cli gives every command a "help" (alias "h") subcommand, which
 	// would read TARGET h or help as a request for help: --help is the way.
 	cmd.HideHelpCommand = true
@@ -497,7 +500,7 @@ func setupCommand(cmd *cli.Command) {
 		cmd.UsageText = "tmx " + cmd.UsageText
 	}
 	for _, sub := range cmd.Subcommands {
-		setupCommand(sub)
+		setupCommand(sub, name+" "+sub.Name)
 	}
 }
 
@@ -552,12 +555,52 @@ func unknownCommand(name string, commands []*cli.Command) error {
 // compiled on first use, off the start-up path.
 var flagNameRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(^|[\s:])-([a-z][a-z-]+)`) })
 
+// namedCommand returns the first of args (after the program's name and
+// before "--") that names one of app's commands, skipping the values of
+// global flags: the command a line meant, whatever came before it. ""
+// when none does.
+func namedCommand(app *cli.App, args []string) string {
+	for i := 1; i < len(args); i++ {
+		a := args[i]
+		switch {
+		case a == "--" || a == payloadSep:
+			return ""
+		case globalValueFlags[a]:
+			i++
+		case !strings.HasPrefix(a, "-") && app.Command(a) != nil:
+			return a
+		}
+	}
+	return ""
+}
+
+// helpOf is the help to see for command (its full name, "options show"),
+// or the app's for none or one app does not have.
+func helpOf(app *cli.App, command string) string {
+	if command == "" || app.Command(strings.Fields(command)[0]) == nil {
+		return "tmx --help"
+	}
+	return "tmx " + command + " --help"
+}
+
 // usageError rewrites a flag-parsing error in tmx's words: long flags with
-// two dashes, no Go flag-package phrasing.
-func usageError(err error, flags []cli.Flag) error {
+// two dashes, no Go flag-package phrasing. command is the full name of the
+// command whose flags failed to parse, or, for the app's own (global)
+// flags, the command named after them (global), if any.
+func usageError(err error, flags []cli.Flag, command string, global bool) error {
 	msg := flagNameRE().ReplaceAllString(err.Error(), "$1--$2")
+	see := "see: tmx " + command + " --help"
+	if command == "" {
+		see = "see: tmx --help"
+	}
 	if name, ok := strings.CutPrefix(msg, "flag provided but not defined: "); ok {
-		hint := "see the command's flags with: tmx COMMAND --help; global flags go before the command; text that starts with '-' goes after --"
+		hint := "see the flags of tmx " + command + " with: tmx " + command + " --help; global flags go before the command; text that starts with '-' goes after --"
+		switch {
+		case global && command != "":
+			hint = "global flags are listed by tmx --help; the flags of tmx " + command + " go after it (tmx " + command + " --help); text that starts with '-' goes after --"
+		case global:
+			hint = "see the global flags with: tmx --help; text that starts with '-' goes after --"
+		}
 		var names []string
 		for _, f := range flags {
 			for _, n := range f.Names() {
@@ -571,7 +614,7 @@ func usageError(err error, flags []cli.Flag) error {
 		}
 		return tmxerr.Errorf(tmxerr.Usage, "unknown flag %s", name).WithHint("%s", hint)
 	}
-	return tmxerr.Errorf(tmxerr.Usage, "%s", msg).WithHint("see: tmx COMMAND --help")
+	return tmxerr.Errorf(tmxerr.Usage, "%s", msg).WithHint("%s", see)
 }
 
 func jsonFlag() cli.Flag {

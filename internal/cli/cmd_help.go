@@ -41,6 +41,8 @@ func helpCmd(env *Env) *cli.Command {
 		Usage:     "show help for a command or a topic (targets, json, exit-codes)",
 		UsageText: "help [COMMAND | TOPIC]",
 		Category:  catOther,
+		// Help is text only; --json is taken so that it can say so.
+		Flags: []cli.Flag{&cli.BoolFlag{Name: "json", Hidden: true}},
 		BashComplete: func(c *cli.Context) {
 			if c.NArg() > 0 {
 				return
@@ -50,6 +52,9 @@ func helpCmd(env *Env) *cli.Command {
 			}
 		},
 		Action: func(c *cli.Context) error {
+			if isJSON(c) {
+				return tmxerr.New(tmxerr.Usage, "help prints text and has no --json form", "the JSON documents the commands print are described by: tmx help json")
+			}
 			if c.NArg() == 0 {
 				return cli.ShowAppHelp(c)
 			}
@@ -126,11 +131,14 @@ your everyday server is -L default. $TMUX never selects the server.
 
 const jsonHelp = `JSON output
 
-Every command takes --json and then prints exactly one JSON document on
-stdout. Keys are snake_case and named after tmux's format variables where
-one exists (pane_id, window_index, pane_current_command); ids are strings
-as tmux prints them ("%7"); every document starts with "schema_version".
-Durations end in _ms or _seconds.
+Every command that reports a result takes --json and then prints exactly
+one JSON document on stdout; help, completion, attach and mcp, which print
+text or hand over the terminal, have no --json form (a command group such
+as options takes it through its command: options show --json). Keys are
+snake_case and named after tmux's format variables where one exists
+(pane_id, window_index, pane_current_command); ids are strings as tmux
+prints them ("%7"); every document starts with "schema_version". Durations
+end in _ms or _seconds.
 
 Documents carry what the caller uses, and no more. The listings and
 descriptions (ls, show, info, find-pane) carry the server's socket_path and
@@ -163,7 +171,9 @@ On failure stdout stays empty and stderr gets one line:
 
   {"schema_version":2,"error":{"code":"target_not_found","message":"...","hint":"..."},"exit_code":1}
 
-The codes are listed by: tmx help exit-codes.
+The codes are listed by: tmx help exit-codes. An error whose hint words a
+named recovery also carries it as fix (a stable key, such as "confirm"),
+after hint.
 
 tmx run prints its document whenever it typed the command, whatever the
 command's exit status: read exit_status, timed_out, started, pane_exited

@@ -139,7 +139,7 @@ func sendCmd(env *Env) *cli.Command {
 	return &cli.Command{
 		Name:      "send",
 		Usage:     "send tmux key names (Enter, C-c, Up) to a pane",
-		UsageText: "send [--confirm-self] [--stdin] [--wait-text T | --wait-regex R] [--timeout S] TARGET KEY...\n   tmx send --batch < ops.json",
+		UsageText: "send [--confirm-self] [--exit-mode] [--stdin] [--wait-text T | --wait-regex R] [--timeout S] TARGET KEY...\n   tmx send --batch < ops.json",
 		Description: "Sends keys by tmux name: Enter, Escape, Tab, BTab, Space, BSpace, Up, Down, Left, Right,\n" +
 			"Home, End, PageUp, PageDown, F1..F12, or one character (tmux's 0xHH form too); C-x for a control\n" +
 			"code (C-a..C-z, C-@, C-[, C-\\, C-], C-^, C-_, C-?, C-Space; ^x too); M- before any of them. On the\n" +
@@ -163,6 +163,10 @@ func sendCmd(env *Env) *cli.Command {
 			if x.Bool("batch") {
 				if _, keys := x.inputRaw("keys"); len(x.args) > 0 || x.Bool("stdin") || keys || x.IsSet("wait-text") || x.IsSet("wait-regex") || x.IsSet("timeout") {
 					return tmxerr.New(tmxerr.Usage, "--batch takes no TARGET or KEY arguments, no --stdin and no wait", "give the entries as JSON on stdin")
+				}
+				if x.Bool("exit-mode") {
+					// A batch refuses a pane in a mode whatever it is told.
+					return tmxerr.New(tmxerr.Usage, "--batch cannot cancel a pane's mode (--exit-mode)", "send to a pane in a mode on its own: tmx send --exit-mode TARGET KEY...")
 				}
 				return sendBatch(x)
 			}
@@ -233,7 +237,7 @@ func typeCmd(env *Env) *cli.Command {
 	return &cli.Command{
 		Name:      "type",
 		Usage:     "type literal text into a pane (no key names, no newlines)",
-		UsageText: "type [--enter] [--confirm-self] [--stdin] [--wait-text T | --wait-regex R] [--timeout S] TARGET -- TEXT...",
+		UsageText: "type [--enter] [--confirm-self] [--exit-mode] [--stdin] [--wait-text T | --wait-regex R] [--timeout S] TARGET -- TEXT...",
 		Description: "Types TEXT exactly (tmux send-keys -l): \"Enter\" or \"C-c\" in it are letters, a trailing ';'\n" +
 			"or a leading '-' arrive intact. Several TEXT arguments are joined with spaces. Newlines and other\n" +
 			"control characters are refused, so typed text cannot run a command by accident; use tmx paste\n" +
@@ -290,7 +294,7 @@ func pasteCmd(env *Env) *cli.Command {
 	return &cli.Command{
 		Name:      "paste",
 		Usage:     "paste text from stdin into a pane, through a private buffer",
-		UsageText: "paste [--no-bracket] [--enter] [--confirm-self] [--wait-text T | --wait-regex R] [--timeout S] TARGET < FILE",
+		UsageText: "paste [--no-bracket] [--enter] [--confirm-self] [--exit-mode] [--wait-text T | --wait-regex R] [--timeout S] TARGET < FILE",
 		Description: "Reads text from stdin, loads it into a private tmux buffer, pastes it into TARGET only\n" +
 			"(synchronized panes do not receive it) and deletes the buffer. The paste is bracketed, so a\n" +
 			"shell or TUI that enabled bracketed paste inserts several lines without running them; --enter\n" +

@@ -295,7 +295,9 @@ func interruptedRun(x *call, res *client.RunResult) error {
 
 // runExitStatus maps a run result to tmx's exit status: the command's own,
 // 125 when tmx gave up waiting (timed out, or the command's job stopped),
-// 1 when the pane or server went away.
+// 1 when there is no status to give otherwise: the pane or server went
+// away, the command never started, or its end line was lost
+// (tmxerr.RunNote says the same).
 func runExitStatus(r *client.RunResult) int {
 	switch {
 	case r.ExitStatus != nil:

@@ -164,7 +164,7 @@ func splitCmd(env *Env) *cli.Command {
 		Flags: []cli.Flag{
 			&cli.BoolFlag{Name: "horizontal", Usage: "put the new pane beside the target (tmux split-window -h)"},
 			&cli.BoolFlag{Name: "before", Usage: "put the new pane above or left of the target"},
-			&cli.StringFlag{Name: "size", Aliases: []string{"l"}, Usage: "new pane's size in cells, or a percentage (`N` or N%)"},
+			&cli.StringFlag{Name: "size", Aliases: []string{"l"}, Usage: "new pane's size in cells, or a percentage of the pane split (`N`, or N% from 1% to 99%)"},
 			dirFlag, shellFlag, envFlag, suppressFlag,
 			jsonFlag(),
 		},

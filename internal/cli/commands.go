@@ -166,7 +166,9 @@ func (x *call) expectServer(srv client.Server, err error) error {
 	if te := tmxerr.As(err); errors.Is(err, client.ErrNoServer) && (te == nil || te.Code == tmxerr.NoServer) {
 		// (A server that runs but cannot be reached, such as one whose
 		// socket file was deleted, keeps its own error.)
-		return tmxerr.Errorf(tmxerr.StaleTarget, "no tmux server runs on the socket; the one --expect-server %s names is gone, and ids from it name nothing now", globalString(x.Context, "expect-server")).
+		// The message names the server, not the flag: tmx-mcp passes it
+		// for its callers, who never gave it (the hint words the fix).
+		return tmxerr.Errorf(tmxerr.StaleTarget, "no tmux server runs on the socket; the one expected (%s) is gone, and ids from it name nothing now", serverRun(globalString(x.Context, "expect-server"))).
 			WithFix("stale_target_gone")
 	}
 	if err == nil {
@@ -217,8 +219,18 @@ func checkExpectServer(x *call, srv client.Server) error {
 	if srv.PID == pid && (!hasStart || srv.StartTime == start) {
 		return nil
 	}
-	return tmxerr.Errorf(tmxerr.StaleTarget, "the tmux server on %s is not the one expected (it is pid %d started at %d; expected %s): it restarted, and ids from before name other objects now", srv.SocketPath, srv.PID, srv.StartTime, want).
+	return tmxerr.Errorf(tmxerr.StaleTarget, "the tmux server on %s is not the one expected (it is pid %d started at %d; expected %s): it restarted, and ids from before name other objects now", srv.SocketPath, srv.PID, srv.StartTime, serverRun(want)).
 		WithFix("stale_target", "run", fmt.Sprintf("%d:%d", srv.PID, srv.StartTime))
+}
+
+// serverRun words an --expect-server value, PID or PID:START_TIME, as
+// the server it names: "pid 5419 started at 1796161278".
+func serverRun(want string) string {
+	pid, start, ok := strings.Cut(want, ":")
+	if !ok {
+		return "pid " + pid
+	}
+	return "pid " + pid + " started at " + start
 }
 
 func (x *call) ctx() context.Context { return x.Context.Context }

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -139,6 +140,55 @@ func TestInputRefusesCopyMode(t *testing.T) {
 	srv.Tmux("send-keys", "-t", pane, "-X", "cancel")
 	if s := srv.Capture(pane); strings.Contains(s, "HELLO") || strings.Contains(s, "PASTED") {
 		t.Errorf("input reached the pane:\n%s", s)
+	}
+}
+
+// Each command refused for a pane in copy mode names a way out it, or
+// another command, really has: --exit-mode for send, type and paste; for
+// run and send --batch, which cannot cancel a mode, the tmx send that
+// does. Followed, run's advice lets the run go ahead.
+func TestModeRefusalsNameWhatEachCommandHas(t *testing.T) {
+	t.Parallel()
+	srv := tmuxtest.New(t)
+	pane := srv.NewPane("s", "bash", 80, 20)
+	srv.Tmux("copy-mode", "-t", pane)
+	for _, c := range []struct {
+		args  []string
+		stdin string
+		want  string
+	}{
+		{[]string{"send", pane, "x"}, "", "pass --exit-mode"},
+		{[]string{"type", pane, "--", "x"}, "", "pass --exit-mode"},
+		{[]string{"paste", pane}, "x", "pass --exit-mode"},
+		{[]string{"run", pane, "--", "echo ran"}, "", "tmx send --exit-mode " + pane + " C-u"},
+		{[]string{"send", "--batch"}, `[{"target":"` + pane + `","keys":["x"]}]`, "tmx send --exit-mode " + pane + " KEY..."},
+	} {
+		r := tmx(t, srv, c.stdin, append([]string{"--json"}, c.args...)...)
+		code, _, hint := r.errDoc(t)
+		if r.code != 2 || code != tmxerr.PaneInMode || !strings.Contains(hint, c.want) {
+			t.Errorf("%v: exit %d %s %q, want a hint saying %q", c.args, r.code, code, hint, c.want)
+		}
+		if strings.Contains(hint, "pass --exit-mode") {
+			if c.args[0] == "run" || slices.Contains(c.args, "--batch") {
+				t.Errorf("%v: the hint says to pass --exit-mode, which it does not take: %q", c.args, hint)
+			}
+		}
+	}
+	// A batch does not take --exit-mode and ignore it.
+	r := tmx(t, srv, `[{"target":"`+pane+`","keys":["x"]}]`, "--json", "send", "--batch", "--exit-mode")
+	if code, _, _ := r.errDoc(t); r.code != 2 || code != tmxerr.Usage {
+		t.Errorf("send --batch --exit-mode: exit %d %s", r.code, code)
+	}
+	if srv.Tmux("display", "-p", "-t", pane, "#{pane_in_mode}") != "1" {
+		t.Fatal("a refused command left copy mode")
+	}
+
+	// What run's refusal says to do.
+	if d := mustJSON(t, srv, 0, "send", "--exit-mode", pane, "C-u"); d["exited_mode"] != true {
+		t.Fatalf("send --exit-mode: %v", d)
+	}
+	if d := runIn(t, srv, pane, "echo ran-$((1+1))", 0); d["output"] != "ran-2" {
+		t.Errorf("run after leaving the mode: %v", d)
 	}
 }
 

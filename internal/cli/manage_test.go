@@ -66,7 +66,19 @@ func TestManageCommands(t *testing.T) {
 	if srv.Tmux("display-message", "-p", "-t", top, "#{window_zoomed_flag}") != "0" {
 		t.Error("--unzoom left the window zoomed")
 	}
-	mustFail(t, srv, 2, "resize", top)
+	// Nothing to change names what the level takes: a window has no zoom.
+	for _, c := range []struct {
+		args      []string
+		want, not string
+	}{
+		{[]string{"resize", top}, "--zoom or --unzoom", "zoom is a pane's"},
+		{[]string{"resize", "--level", "window", top}, "give --width, --height or both (zoom is a pane's", "or --zoom"},
+	} {
+		r := tmx(t, srv, "", append([]string{"--json"}, c.args...)...)
+		if code, _, hint := r.errDoc(t); r.code != 2 || code != tmxerr.Usage || !strings.Contains(hint, c.want) || strings.Contains(hint, c.not) {
+			t.Errorf("%v: exit %d %s %q, want a hint saying %q", c.args, r.code, code, hint, c.want)
+		}
+	}
 	d = mustJSON(t, srv, 0, "resize", "--level", "window", "--width", "90", "--height", "25", top)
 	if d["width"] != float64(90) || d["height"] != float64(25) {
 		t.Errorf("resize window: %v", d)

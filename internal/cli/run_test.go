@@ -542,6 +542,37 @@ func TestRunStartedAndDashCommand(t *testing.T) {
 	}
 }
 
+// A run refused because an earlier run's command still holds the pane
+// says so, with that run's id, and names the resume that waits for it;
+// a job of the shell that is no run gets the generic advice, which still
+// names resume for a run the history no longer shows.
+func TestBusyRunNamesItsResume(t *testing.T) {
+	t.Parallel()
+	srv := tmuxtest.New(t)
+	pane := srv.NewPane("s", "bash", 80, 20)
+	d := runIn(t, srv, pane, "sleep 1.5; echo slept", tmxerr.ExitRunTimeout, "--timeout", "0.2")
+	id, token := d["run_id"].(string), d["resume"].(string)
+	r := tmx(t, srv, "", "--json", "run", pane, "--", "echo next")
+	code, msg, hint := r.errDoc(t)
+	if r.code != 2 || code != tmxerr.PaneBusy || !strings.Contains(msg, id) || !strings.Contains(hint, "tmx run --resume TOKEN") || !strings.Contains(hint, id) {
+		t.Errorf("run into a timed-out run's pane: exit %d %s %q %q, want pane_busy naming run %s and its resume", r.code, code, msg, hint, id)
+	}
+	// What the hint says to do.
+	if d := mustJSON(t, srv, 0, "run", "--timeout", "10", "--resume", token); d["output"] != "slept" {
+		t.Errorf("resume: %v", d)
+	}
+
+	// A job the shell runs itself, no run's.
+	srv.Tmux("send-keys", "-t", pane, "(sleep 30; true)", "Enter")
+	srv.WaitFor(pane, func(s string) bool { return strings.Contains(s, "(sleep 30; true)") }, 5*time.Second)
+	r = tmx(t, srv, "", "--json", "run", pane, "--", "echo next")
+	code, msg, hint = r.errDoc(t)
+	if r.code != 2 || code != tmxerr.PaneBusy || strings.Contains(msg, "earlier run") || !strings.Contains(hint, "tmx run --resume TOKEN for a run that timed out") {
+		t.Errorf("run into a pane busy with a job: exit %d %s %q %q", r.code, code, msg, hint)
+	}
+	srv.Tmux("send-keys", "-t", pane, "C-c")
+}
+
 // A run tmx stopped waiting for can be waited for again: the resume token
 // of the timed-out result gives the output and exit status of the finished
 // command, however late.

@@ -2,8 +2,11 @@ package cli
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
+
+	"github.com/urfave/cli/v2"
 
 	"github.com/tmx-sh/tmx/internal/tmuxtest"
 	"github.com/tmx-sh/tmx/tmxerr"
@@ -33,6 +36,72 @@ func TestUsageSuggestions(t *testing.T) {
 			t.Errorf("%v: hint %q, want %q", c.args, hint, c.hint)
 		}
 	}
+}
+
+// A usage hint names the help of the command the line named, never a
+// placeholder: the command's own for its flags, the app's for global ones
+// (and the command's too, when one follows them).
+func TestUsageHintsNameTheCommand(t *testing.T) {
+	t.Parallel()
+	srv := tmuxtest.New(t)
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"new", "-d"}, "tmx new --help"},
+		{[]string{"capture", "--bogus", "%1"}, "tmx capture --help"},
+		{[]string{"options", "show", "--bogus"}, "tmx options show --help"},
+		{[]string{"capture", "--lines=x", "%1"}, "see: tmx capture --help"},
+		{[]string{"find-pane", "%1"}, "see: tmx find-pane --help"},
+		{[]string{"--lines", "5", "capture", "%1"}, "global flags are listed by tmx --help; the flags of tmx capture go after it (tmx capture --help)"},
+		{[]string{"-L", "ls", "--bogus"}, "see the global flags with: tmx --help"},
+	} {
+		r := tmx(t, srv, "", c.args...)
+		if r.code != 2 || !strings.Contains(r.stderr, "tmx: hint: ") || !strings.Contains(r.stderr, c.want) || strings.Contains(r.stderr, "COMMAND") {
+			t.Errorf("%v: exit %d %q, want a hint naming %q", c.args, r.code, r.stderr, c.want)
+		}
+	}
+}
+
+// --json is on every command that reports a result, as the README and
+// tmx help json say: all but help, completion, attach and mcp, and a
+// command group through its commands. help refuses it in words that point
+// at the JSON help, whichever side of the command it is given.
+func TestJSONOnEveryCommandThatReports(t *testing.T) {
+	t.Parallel()
+	noJSON := map[string]bool{"help": true, "completion": true, "attach": true, "mcp": true}
+	var walk func(prefix string, cmds []*cli.Command)
+	walk = func(prefix string, cmds []*cli.Command) {
+		for _, c := range cmds {
+			name := strings.TrimSpace(prefix + " " + c.Name)
+			if c.Hidden {
+				continue
+			}
+			if len(c.Subcommands) > 0 {
+				walk(name, c.Subcommands)
+				continue
+			}
+			has := slices.ContainsFunc(c.Flags, func(f cli.Flag) bool { return slices.Contains(f.Names(), "json") && !isHidden(f) })
+			if has == noJSON[name] {
+				t.Errorf("tmx %s: --json %v, want %v", name, has, !noJSON[name])
+			}
+		}
+	}
+	walk("", NewApp(&Env{}).Commands)
+	srv := tmuxtest.New(t)
+	for _, args := range [][]string{{"help", "--json"}, {"--json", "help"}, {"help", "run", "--json"}} {
+		r := tmx(t, srv, "", append([]string{"--json"}, args...)...)
+		code, msg, hint := r.errDoc(t)
+		if r.code != 2 || code != tmxerr.Usage || !strings.Contains(msg, "no --json form") || !strings.Contains(hint, "tmx help json") {
+			t.Errorf("%v: exit %d %s %q %q", args, r.code, code, msg, hint)
+		}
+	}
+}
+
+// isHidden reports whether f is left out of help.
+func isHidden(f cli.Flag) bool {
+	b, ok := f.(*cli.BoolFlag)
+	return ok && b.Hidden
 }
 
 // Options that exclude each other are refused before anything is done,

@@ -41,10 +41,13 @@ var cliWords = tmxerr.Words{
 	"busy_program":          say("wait for it to finish (tmx wait), end it the way that program ends (C-c; C-d for a REPL, q for a pager: tmx send), or use another pane (tmx split)"),
 	"busy_shell":            say("wait for its prompt (tmx wait), interrupt it (C-c with tmx send), or use another pane"),
 	"busy_script":           say("wait for it to finish (tmx wait), or use another pane; what tmx typed would go to the script"),
-	"busy_job":              say("wait for it to finish (tmx wait), interrupt it (C-c with tmx send), or use another pane"),
+	"busy_job":              say("wait for it to finish (tmx wait, or tmx run --resume TOKEN for a run that timed out), interrupt it (C-c with tmx send), or use another pane"),
+	"busy_run":              sayf("wait for it with: tmx run --resume TOKEN (the resume of the result with run_id %[2]s), interrupt it (tmx send %[1]s C-c), or use another pane", "pane", "run"),
 	"unsupported_shell":     sayf("run the command in a pane with a supported shell (tmx new --shell bash), or start one in this pane first (tmx type --enter %s -- bash)", "pane"),
 	"respawn_dead":          sayf("respawn it (tmx respawn %s) or choose another pane", "pane"),
 	"exit_mode":             say("the person using it can leave the mode (q), or pass --exit-mode to cancel the mode first"),
+	"leave_mode":            sayf("the person using it can leave the mode (q), or run in another pane; tmx run cannot cancel a mode, but tmx send can: tmx send --exit-mode %s C-u (C-u only clears a shell's command line), then run again", "pane"),
+	"leave_mode_batch":      sayf("the person using it can leave the mode (q); a batch cannot cancel a mode, but a send to that pane alone can: tmx send --exit-mode %s KEY...", "pane"),
 	"key_names":             sayf("%skeys look like Enter, C-c, M-x, Up, F5, Escape or one character; send text with: tmx type TARGET -- TEXT", "lead"),
 	"plain_pattern":         say("regexes are RE2 (Go's regexp syntax); look for plain text without --regex"),
 	"resume_or_interrupt":   sayf("wait for it again with: tmx run --resume TOKEN, or interrupt it: tmx send %s C-c", "pane"),
@@ -52,6 +55,8 @@ var cliWords = tmxerr.Words{
 	"look_or_interrupt":     sayf("look at it (tmx capture %[1]s) before retrying, or interrupt it (tmx send %[1]s C-c)", "pane"),
 	"stale_target_gone":     say("list what runs now (tmx ls) and use its ids, without the old --expect-server"),
 	"stale_target":          sayf("list again (tmx ls) and use the new ids, then pass --expect-server %s", "run"),
+	"resize_window_size":    say("give --width, --height or both (zoom is a pane's: tmx resize --zoom PANE)"),
+	"resize_pane_size":      say("give --width, --height or both, or --zoom or --unzoom"),
 	"capture_dead":          sayf("read its output with tmx capture %s; kill it when done", "pane"),
 }
 

@@ -96,7 +96,8 @@
 //
 // [Startup] freezes, before serving, the socket, the tool surface
 // (TMX_TOOLSETS, TMX_TOOLS, TMX_EXCLUDE_TOOLS; teardown by default only
-// for tmx's own server, checked again at each teardown call), the limits,
+// on tmx's own socket, not one the user chose, for tmx's own server,
+// checked again at each teardown call), the limits,
 // the tmx binary and the tmux://capabilities document, without sending
 // tmux a command.
 package mcp

@@ -37,8 +37,10 @@ TMX_SOCKET_PATH, else tmx's own server (tmux -L tmx). --schema, --skill,
 
 Environment:
   TMX_TOOLSETS        toolsets to serve: inspect, manage, execute, teardown, all
-                      (default inspect,manage,execute; plus teardown when the
-                      server is tmx's own: none runs yet, or the one tmx started)
+                      (default inspect,manage,execute; plus teardown when no
+                      socket is chosen (no -L/-S, TMX_SOCKET_NAME/PATH) and the
+                      server there is tmx's own: none runs yet, or the one tmx
+                      started)
   TMX_TOOLS           tools to add by name
   TMX_EXCLUDE_TOOLS   tools to remove by name (wins over everything)
   TMX_HOST            serve tmux on [USER@]HOST[:PORT] through ssh, for the server's

@@ -41,8 +41,8 @@ func TestStaleIDsOverMCP(t *testing.T) {
 		{"capture_pane", map[string]any{"target": "%0"}},
 	} {
 		d, res := call(t, s, tools, c.tool, c.args)
-		if text := errText(res); !strings.HasPrefix(text, "error stale_target:") || !strings.Contains(text, "list_panes") {
-			t.Errorf("%s on an id of the old server: %v %q, want stale_target naming list_panes", c.tool, d, text)
+		if text := errText(res); !strings.HasPrefix(text, "error stale_target:") || !strings.Contains(text, "list_panes") || strings.Contains(text, "--") {
+			t.Errorf("%s on an id of the old server: %v %q, want stale_target naming list_panes and no flag", c.tool, d, text)
 		}
 	}
 	if got := srv.Tmux("list-sessions", "-F", "#{session_name}"); got != "second" {
@@ -80,6 +80,16 @@ func TestStaleIDsOverMCP(t *testing.T) {
 		}
 		call(t, s, tools, "list_panes", map[string]any{})
 	}
+
+	// With no server at all, the ids name nothing: said in tools' terms,
+	// without the flag tmx-mcp passes for its caller.
+	srv.KillServer()
+	if _, res := call(t, s, tools, "capture_pane", map[string]any{"target": "%0"}); !strings.HasPrefix(errText(res), "error stale_target:") ||
+		!strings.Contains(errText(res), "is gone") || strings.Contains(errText(res), "--") {
+		t.Errorf("an id of a server that is gone: %q, want stale_target in tools' terms", errText(res))
+	}
+	srv.Tmux("new-session", "-d", "-s", "second", "-x", "80", "-y", "20", "env", "PS1=$ ", "bash", "--norc", "--noprofile")
+	srv.WaitStarted("%0")
 
 	// A new tmx-mcp whose first call names an id checks it against the
 	// server that runs then.

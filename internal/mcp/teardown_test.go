@@ -154,3 +154,51 @@ func TestTeardownFollowsServerGeneration(t *testing.T) {
 		t.Errorf("kill_session with teardown chosen explicitly failed")
 	}
 }
+
+// Teardown by default is for tmx's own socket only, as the docs say: on a
+// socket the user chose (-L, TMX_SOCKET_NAME, even one naming tmx's own
+// socket), teardown is not offered by default, before or after tmx
+// started and recorded the server there.
+func TestTeardownNotByDefaultOnAChosenSocket(t *testing.T) {
+	t.Parallel()
+	srv := tmuxtest.New(t)
+	env := defaultSocketEnv(t, srv)
+	name := srv.Name // a socket in env's TMUX_TMPDIR, not srv's own
+	t.Cleanup(func() {
+		stop := exec.Command("tmux", "-L", name, "kill-server")
+		stop.Env = env
+		stop.Run()
+	})
+	chosen := func(when string) {
+		t.Helper()
+		for _, o := range []mcp.StartupOptions{
+			{Environ: append(append([]string{}, env...), "TMX_SOCKET_NAME="+name)},
+			{Environ: env, SocketName: name},
+			{Environ: append(append([]string{}, env...), "TMX_SOCKET_NAME=tmx")},
+		} {
+			st, err := mcp.Startup(o)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if st.Config.Surface.Has("kill_session") || st.Config.Surface.TeardownByDefault {
+				t.Errorf("%s, socket chosen (%v): teardown offered by default", when, o.SocketName+" "+o.Environ[len(o.Environ)-1])
+			}
+		}
+	}
+	chosen("no server yet")
+	p := startRawEnv(t, append(append([]string{}, env...), "TMX_SOCKET_NAME="+name))
+	p.initialize()
+	if d := p.call("create_session", `{"name":"one"}`); d == nil {
+		t.Fatal("create_session failed")
+	}
+	q := startRawEnv(t, env)
+	q.initialize()
+	if d := q.call("create_session", `{"name":"own"}`); d == nil {
+		t.Fatal("create_session on tmx's own socket failed")
+	}
+	chosen("the server tmx started and recorded")
+	// Unchosen, tmx's own socket with the server tmx started keeps it.
+	if st := startup(t, env); !st.Config.Surface.Has("kill_session") {
+		t.Errorf("tmx's own socket, its own server: no teardown")
+	}
+}
