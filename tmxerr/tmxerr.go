@@ -51,7 +51,7 @@ var Statuses = []Status{
 	{ExitFailure, "failure: no server, no such target, a tmux error"},
 	{ExitUsage, "usage error, or a refusal by a safety rule (nothing was done)"},
 	{ExitWaitTimeout, "a wait timed out"},
-	{ExitRunTimeout, "tmx run gave up waiting (the command may still be running)"},
+	{ExitRunTimeout, "tmx run gave up waiting (the command may still be running, or its job was stopped)"},
 	{ExitCannotExec, "tmx mcp found tmx-mcp but could not execute it"},
 	{ExitNotFound, "tmx mcp could not find tmx-mcp"},
 	{ExitInterrupted, "interrupted: SIGINT or SIGTERM ended tmx before it finished (a command that only reads, such as ls or capture, is ended by the signal itself: no document, status 128+N)"},
