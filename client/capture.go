@@ -116,11 +116,11 @@ func (c *Client) readText(ctx context.Context, paneID string, from int, to *int,
 	}
 	t := &paneText{historySize: atoi(recs[0][1]), height: atoi(recs[0][2]),
 		server: Server{SocketPath: recs[0][4], PID: atoi(recs[0][5]), StartTime: atoi64(recs[0][6])}}
-	first := max(from, -t.historySize)
-	if t.alternate = isOne(recs[0][3]); t.alternate {
-		first = max(from, 0) // the alternate screen has no history
-	}
-	t.from = t.historySize + first
+	// The alternate screen (less, vim) shows no history of its own, but
+	// capture-pane still returns the history above it (tmux 3.2a-3.7c):
+	// rows count the same either way.
+	t.alternate = isOne(recs[0][3])
+	t.from = t.historySize + max(from, -t.historySize)
 	rowsText, joinedText := rest, ""
 	if !o.Rows {
 		var ok bool
@@ -178,22 +178,24 @@ func (c *Client) Capture(ctx context.Context, paneID string, o CaptureOptions) (
 	// into fewer lines, so read further back while that left the budget
 	// short and more history exists.
 	var t *paneText
-	for back := o.MaxLines; ; back *= 4 {
+	for back, last := o.MaxLines, -1; ; back *= 4 {
 		var err error
 		if t, err = c.readText(ctx, paneID, -back, nil, o); err != nil {
 			return nil, err
 		}
-		if len(t.lines) >= o.MaxLines || t.from == 0 || o.Rows {
+		// Stop once the budget is full, the whole history is read, or a
+		// read reached no further back than the last (nothing more to
+		// read, whatever the pane says of its history).
+		if len(t.lines) >= o.MaxLines || t.from == 0 || o.Rows || t.from == last {
 			break
 		}
+		last = t.from
 	}
 	res := captureResult(paneID, t, t.lines, Budget(texts(t.lines), o.MaxLines, o.MaxBytes), false)
 	// The history rows above what was read are lines of the pane the
-	// result does not hold too (the alternate screen shows none of them).
-	if !t.alternate {
-		res.DroppedLines += t.from
-		res.Truncated = res.Truncated || t.from > 0
-	}
+	// result does not hold too.
+	res.DroppedLines += t.from
+	res.Truncated = res.Truncated || t.from > 0
 	return res, nil
 }
 

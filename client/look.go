@@ -142,10 +142,8 @@ func (c *Client) look(ctx context.Context, paneID string, from int) (*Look, erro
 	if !ok {
 		return nil, tmxerr.New(tmxerr.TmuxError, "unexpected capture output", "")
 	}
+	// capture-pane returns the history above the alternate screen too.
 	l.From = max(from, -l.HistorySize)
-	if l.AlternateOn {
-		l.From = max(from, 0) // the alternate screen has no history
-	}
 	rows := splitRaw(rowsText)
 	joined := splitRaw(joinedText)
 	l.Lines = mapRows(joined, rows, l.HistorySize+l.From)

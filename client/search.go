@@ -133,9 +133,7 @@ func (c *Client) Search(ctx context.Context, panes []PaneInfo, o SearchOptions) 
 			}
 			res.PanesSearched++
 			res.LinesSearched += len(t.lines)
-			if !t.alternate {
-				res.LinesNotSearched += t.from
-			}
+			res.LinesNotSearched += t.from
 			for j, ln := range t.lines {
 				if !match(ln.Text) {
 					continue
@@ -222,11 +220,8 @@ func (c *Client) readTexts(ctx context.Context, panes []PaneInfo, from int) ([]*
 			continue
 		}
 		t := &paneText{historySize: atoi(f[1]), alternate: isOne(f[2])}
-		first := max(from, -t.historySize)
-		if t.alternate {
-			first = max(from, 0)
-		}
-		t.from = t.historySize + first
+		// capture-pane returns the history above the alternate screen too.
+		t.from = t.historySize + max(from, -t.historySize)
 		joined := splitRaw(joinedText)
 		t.lines = mapRows(joined, splitRaw(rowsText), t.from)
 		n := len(t.lines)

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"fmt"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -171,4 +172,53 @@ func TestCaptureMissingPaneListsPanes(t *testing.T) {
 	if code != tmxerr.TargetNotFound || !strings.Contains(msg, "11 panes exist: %0 %1 %2 %3 %4 %5 %6 %7 %8 %9 %10") {
 		t.Errorf("capture %%99: %s %q", code, msg)
 	}
+}
+
+// A pane showing the alternate screen (less) still has the history above
+// it, and capture-pane returns it: a capture reads it, numbered as usual,
+// and comes back. It used to take the alternate screen for one without
+// history, read for ever further back, and never return.
+func TestCaptureAlternateScreenWithHistory(t *testing.T) {
+	t.Parallel()
+	srv := tmuxtest.New(t)
+	pane := srv.NewPane("s", "bash", 40, 10)
+	file := filepath.Join(t.TempDir(), "pages")
+	var b strings.Builder
+	for i := 1; i <= 50; i++ {
+		fmt.Fprintf(&b, "page-line-%d\n", i)
+	}
+	write(t, file, b.String())
+	typeLine(srv, pane, clearAll+"; seq 1 30", "30")
+	srv.Tmux("send-keys", "-t", pane, "-l", "less "+file)
+	srv.Tmux("send-keys", "-t", pane, "Enter")
+	srv.WaitFor(pane, func(s string) bool { return strings.HasPrefix(s, "page-line-1\n") }, 10*time.Second)
+	if srv.Tmux("display-message", "-p", "-t", pane, "#{alternate_on}") != "1" {
+		t.Fatal("less did not take the alternate screen")
+	}
+	done := make(chan cliResult, 1)
+	go func() { done <- tmx(t, srv, "", "--json", "capture", pane) }()
+	var d map[string]any
+	select {
+	case r := <-done:
+		if r.code != 0 {
+			t.Fatalf("capture: %d %s", r.code, r.stderr)
+		}
+		d = r.doc(t)
+	case <-time.After(20 * time.Second):
+		t.Fatal("capture of a pane in the alternate screen did not return")
+	}
+	got := lines(d)
+	if !slices.Contains(got, "1") || !slices.Contains(got, "page-line-1") || num(d, "first_line") != 1 || d["truncated"] != false {
+		t.Errorf("capture: %v", d)
+	}
+	rows := mustJSON(t, srv, 0, "capture", "--rows", pane)
+	if n := len(lines(rows)); num(rows, "first_line") != 1 || num(rows, "last_line") != n {
+		t.Errorf("--rows: %d rows numbered %v to %v", n, rows["first_line"], rows["last_line"])
+	}
+	// Line numbers of the history read the same rows.
+	top := mustJSON(t, srv, 0, "capture", "--from", "1", "--to", "3", pane)
+	if want := lines(rows)[:3]; !slices.Equal(lines(top), want) {
+		t.Errorf("--from 1 --to 3: %v, want %q", lines(top), want)
+	}
+	srv.Tmux("send-keys", "-t", pane, "q")
 }
