@@ -427,6 +427,9 @@ type frame struct {
 	// notStarted is true when the frame is known never to start: its
 	// buffer was deleted before the frame read it.
 	notStarted bool
+	// stoppedGroup is the process group of the frame's job once it was
+	// found stopped.
+	stoppedGroup int
 	// exact holds an exact run's files; nil for a run that is not exact.
 	// exactGone is true for a resumed exact run whose files were already
 	// read and removed.
@@ -613,8 +616,8 @@ func (f *frame) finish(ctx context.Context, lines []string, found bool, o RunOpt
 	case found && res.PaneExited:
 		res.Note = "the command ended, and then the pane's shell exited: the pane is gone"
 	case res.Stopped:
-		res.Note = fmt.Sprintf("the command's job was stopped (C-z, or a stop signal) and waits, not ended, in pane %s, whose shell is back at its prompt", res.PaneID)
-		res.NoteFix = tmxerr.FixOf("resume_stopped", "pane", res.PaneID)
+		res.Note = fmt.Sprintf("the command's job (process group %d) was stopped (C-z, or a stop signal) and waits, not ended, in pane %s, whose shell is back at its prompt", f.stoppedGroup, res.PaneID)
+		res.NoteFix = tmxerr.FixOf("resume_stopped", "pane", res.PaneID, "group", strconv.Itoa(f.stoppedGroup))
 	case res.EndLost:
 		res.Note = "the command ended, but its end line is not in the pane: it was cleared or scrolled past history-limit before tmx read it, or the command was killed with tmx's frame around it (SIGKILL to the pane's job); its exit status is lost, and the output shown may be partial"
 	case res.ServerGone:
@@ -765,10 +768,12 @@ func (c *Client) Resume(ctx context.Context, snap *Snapshot, token string, o Run
 // endedUnseen tells, for a frame known to have started, whether waiting
 // for its end line is over although the line was not seen: the pane's
 // shell is back at its prompt (read in /proc; never where /proc cannot
-// tell). Then the frame's job was stopped (res.Stopped), or it runs on in
-// the background (after bg, or SIGCONT to the stopped job: not over), or
-// the command ended: its end line may only be on its way into tmux, so the
-// pane is read again briefly first, and a line still not there is lost
+// tell). The end line may only be on its way into tmux, so the pane is
+// read again briefly first. Then the frame's job was stopped
+// (res.Stopped), or it runs on in the background (after bg, or SIGCONT to
+// the stopped job: not over), or the command ended: once the job has
+// gone, any end line it printed is written, though maybe not yet read by
+// tmux, so the pane is read once more, and a line still not there is lost
 // (res.EndLost). It returns the last capture and whether that holds the
 // end line after all.
 func (f *frame) endedUnseen(ctx context.Context) (lines []string, found, over bool) {
@@ -776,41 +781,47 @@ func (f *frame) endedUnseen(ctx context.Context) (lines []string, found, over bo
 	if probePrompt(f.pane.PanePID, f.pane.PaneTTY, kind, name).AtPrompt != Yes {
 		return nil, false, false
 	}
-	for _, d := range []time.Duration{20 * time.Millisecond, 100 * time.Millisecond} {
+	reread := func(d time.Duration) bool {
 		time.Sleep(d)
 		l, err := f.read(ctx, -1, nil)
 		if err != nil {
-			return lines, false, false
+			return false
 		}
-		if lines = l; f.m.hasEnd(l) {
+		lines = l
+		return f.m.hasEnd(l)
+	}
+	for _, d := range []time.Duration{20 * time.Millisecond, 100 * time.Millisecond} {
+		if reread(d) {
 			return lines, true, true
 		}
 	}
-	switch alive, stopped := f.job(); {
+	switch alive, stopped, pgrp := f.job(); {
 	case stopped:
-		f.res.Stopped = true
+		f.res.Stopped, f.stoppedGroup = true, pgrp
 	case alive:
 		return lines, false, false
+	case reread(300 * time.Millisecond):
+		return lines, true, true
 	default:
 		f.res.EndLost = true
 	}
 	return lines, false, true
 }
 
-// job reports whether the frame's job is alive in the pane's shell, and
-// whether it is stopped. Job control gives the frame's subshell, and the
+// job reports whether the frame's job is alive in the pane's shell,
+// whether it is stopped, and its process group. Job control gives the frame's subshell, and the
 // command inside it, a process group of its own: the shell's job whose
 // oldest living process started just after the frame's line was typed
 // (a job from before the run is older, a later job of the shell's
 // younger), alive while any of them has not exited, its leader or not. Both false when the moment of typing is
 // unknown (a token of an older tmx) or /proc cannot tell.
-func (f *frame) job() (alive, stopped bool) {
+func (f *frame) job() (alive, stopped bool, pgrp int) {
 	if f.typedAt.IsZero() {
-		return false, false
+		return false, false, 0
 	}
 	shell, ok := tmux.ReadStat(f.pane.PanePID)
 	if !ok {
-		return false, false
+		return false, false, 0
 	}
 	for _, g := range tmux.Groups(shell.Session, shell.Pgrp) {
 		age, ok := tmux.SinceTicks(g.StartTicks)
@@ -824,10 +835,10 @@ func (f *frame) job() (alive, stopped bool) {
 		// (tmx takes the claim): a job started later is another one.
 		since := time.Since(f.typedAt)
 		if age <= since+20*time.Millisecond && age >= since-startGrace-time.Second {
-			return true, g.Stopped
+			return true, g.Stopped, g.Pgrp
 		}
 	}
-	return false, false
+	return false, false, 0
 }
 
 // reap waits for a pending waiter (nil: none) to report, once its

@@ -63,7 +63,7 @@ var ToolWords = tmxerr.Words{
 	"key_names":             Sayf("%skeys look like Enter, C-c, M-x, Up, F5, Escape or one character; send text with paste_text", "lead"),
 	"plain_pattern":         Say("regexes are RE2 (Go's regexp syntax); search for plain text instead"),
 	"resume_or_interrupt":   Say("wait for it again: call run_shell_command with resume (the token) alone; or interrupt it with send_keys [\"C-c\"]"),
-	"resume_stopped":        Sayf("bring it back to the foreground (paste_text \"fg\" with enter: true, target %[1]s), or resume it in the background (signal_pane %[1]s SIGCONT), then wait for its end with run_shell_command and the resume token alone", "pane"),
+	"resume_stopped":        Sayf("bring it back to the foreground (paste_text \"fg\" with enter: true, target %[1]s), or resume it in the background (signal_pane %[1]s SIGCONT), then wait for its end with run_shell_command and the resume token alone; both take the shell's latest stopped job, so if another was stopped after it, resume that one first or send SIGCONT to process group %[2]s yourself", "pane", "group"),
 	"look_or_interrupt":     Sayf("look at it (capture_pane, target %[1]s) before retrying, or interrupt it (send_keys [\"C-c\"])", "pane"),
 	"stale_target_gone":     Say("the server those ids came from is gone: call list_sessions (or create_session) and use the ids it gives"),
 	"stale_target":          Say("call list_panes (or list_sessions) and use the ids it gives now; tmx-mcp checks each id against the server it came from"),

@@ -299,7 +299,9 @@ func pasteCmd(env *Env) *cli.Command {
 			"(synchronized panes do not receive it) and deletes the buffer. The paste is bracketed, so a\n" +
 			"shell or TUI that enabled bracketed paste inserts several lines without running them; --enter\n" +
 			"then submits, as a separate step. bracketed says whether the markers went: yes or no where tmux\n" +
-			"tells (3.7 and later), unknown before that. With --no-bracket each newline arrives as Enter. Control\n" +
+			"tells (3.7 and later), unknown before that. Text with a newline into a program tmux says has not\n" +
+			"enabled bracketed paste is refused (unbracketed_paste, exit 2). With --no-bracket each newline\n" +
+			"arrives as Enter. Control\n" +
 			"characters other than tab, newline and carriage return (escape sequences among them) are\n" +
 			"refused, as is invalid UTF-8: nothing is pasted.\n\n" + waitDoc + "\n" +
 			"Examples:\n   printf 'line one\\nline two\\n' | tmx paste %3\n   tmx paste --enter agent < prompt.txt\n   printf 'def f(x):\\n    return 2 * x\\n\\nf(21)\\n' | tmx paste --no-bracket --wait-regex '^>>>$' py",

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -787,7 +788,8 @@ func TestRunStoppedJob(t *testing.T) {
 				srv.WaitFor(pane, func(s string) bool { return strings.Contains(s, "\nbefore-"+how) }, 10*time.Second)
 				srv.Tmux("send-keys", "-t", pane, "C-z")
 				d := awaitJSON(t, ch, tmxerr.ExitRunTimeout)
-				if d["stopped"] != true || d["exit_status"] != nil || d["started"] != true || d["end_lost"] != nil || d["timed_out"] != false || d["resume"] == nil {
+				if note, _ := d["note"].(string); d["stopped"] != true || d["exit_status"] != nil || d["started"] != true || d["end_lost"] != nil || d["timed_out"] != false || d["resume"] == nil ||
+					!regexp.MustCompile(`process group [1-9][0-9]*\b.*kill -CONT -- -[1-9][0-9]*`).MatchString(note) {
 					t.Fatalf("%s: stopped run: %v", how, d)
 				}
 				token := d["resume"].(string)

@@ -51,7 +51,7 @@ var cliWords = tmxerr.Words{
 	"key_names":             sayf("%skeys look like Enter, C-c, M-x, Up, F5, Escape or one character; send text with: tmx type TARGET -- TEXT", "lead"),
 	"plain_pattern":         say("regexes are RE2 (Go's regexp syntax); look for plain text without --regex"),
 	"resume_or_interrupt":   sayf("wait for it again with: tmx run --resume TOKEN, or interrupt it: tmx send %s C-c", "pane"),
-	"resume_stopped":        sayf("bring it back with fg (tmx type --enter %[1]s -- fg), or resume it in the background (tmx signal %[1]s SIGCONT), then wait for its end: tmx run --resume TOKEN", "pane"),
+	"resume_stopped":        sayf("bring it back with fg (tmx type --enter %[1]s -- fg), or resume it in the background (tmx signal %[1]s SIGCONT), then wait for its end: tmx run --resume TOKEN; both take the shell's latest stopped job, so if another was stopped after it use kill -CONT -- -%[2]s", "pane", "group"),
 	"look_or_interrupt":     sayf("look at it (tmx capture %[1]s) before retrying, or interrupt it (tmx send %[1]s C-c)", "pane"),
 	"stale_target_gone":     say("list what runs now (tmx ls) and use its ids, without the old --expect-server"),
 	"stale_target":          sayf("list again (tmx ls) and use the new ids, then pass --expect-server %s", "run"),
