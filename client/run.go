@@ -38,8 +38,7 @@ type RunOptions struct {
 // the command printed, newest kept within the budget. Fields that are
 // almost always false or empty (pane_exited, server_gone,
 // history_overflow, end_lost, stopped, start_unknown, resume, note) are
-// left out
-// when they are.
+// left out when they are.
 type RunResult struct {
 	PaneID     string `json:"pane_id"`
 	ExitStatus *int   `json:"exit_status"`
@@ -225,14 +224,15 @@ func runningFrame(lines []string) (string, bool) {
 	for i := len(lines) - 1; i >= 0; i-- {
 		l := lines[i]
 		j := strings.LastIndex(l, "__tmx")
-		if j < 0 {
+		if j < 0 || len(l) < j+len("__tmx")+16 {
 			continue
 		}
-		if id, ok := strings.CutSuffix(l[j+len("__tmx"):], "-s"); ok && len(id) == 16 && isLowerHex(id) {
-			return id, true
-		}
-		if j == 0 && len(l) > len("__tmx")+16 && isLowerHex(l[5:21]) {
-			if m, _ := runMarkers(l[5:21]); m.isEnd(l) {
+		id := l[j+len("__tmx") : j+len("__tmx")+16]
+		if m, err := runMarkers(id); err == nil {
+			switch {
+			case m.isStart(l):
+				return id, true
+			case m.isEnd(l):
 				return "", false
 			}
 		}
@@ -809,12 +809,13 @@ func (f *frame) endedUnseen(ctx context.Context) (lines []string, found, over bo
 }
 
 // job reports whether the frame's job is alive in the pane's shell,
-// whether it is stopped, and its process group. Job control gives the frame's subshell, and the
-// command inside it, a process group of its own: the shell's job whose
-// oldest living process started just after the frame's line was typed
-// (a job from before the run is older, a later job of the shell's
-// younger), alive while any of them has not exited, its leader or not. Both false when the moment of typing is
-// unknown (a token of an older tmx) or /proc cannot tell.
+// whether it is stopped, and its process group. Job control gives the
+// frame's subshell, and the command inside it, a process group of its
+// own: the shell's job whose oldest living process started just after
+// the frame's line was typed (a job from before the run is older, a later
+// job of the shell's younger), alive while any of them has not exited,
+// its leader or not. All zero when the moment of typing is unknown (a
+// token of an older tmx) or /proc cannot tell.
 func (f *frame) job() (alive, stopped bool, pgrp int) {
 	if f.typedAt.IsZero() {
 		return false, false, 0
