@@ -25,6 +25,7 @@ var ToolWords = tmxerr.Words{
 	"targets":               Say("targets look like %7, @3, $1, work, work:2, work:logs, work:2.1 or . (your own pane)"),
 	"no_server":             Say("call create_session, or run_shell_command without a target, to start tmx's server"),
 	"server_gone":           Say("the tmux server exited; call get_server_info, or create_session to start a new one"),
+	"tmux_unresponsive":     Sayf("the tmux server is stopped or stuck; tell the user (a stopped server resumes with kill -CONT %s), and do not retry until it answers", "pid"),
 	"upgrade_tmux":          Say("upgrade tmux, or start tmx-mcp with TMX_TMUX naming a newer binary"),
 	"tmux_path":             Say("start tmx-mcp with TMX_TMUX naming tmux's binary, or with tmux on PATH"),
 	"install_tmux":          Say("install tmux 3.2a or newer, or start tmx-mcp with TMX_TMUX naming its binary"),

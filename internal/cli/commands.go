@@ -7,6 +7,7 @@ import (
 	"io"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/urfave/cli/v2"
 
@@ -87,6 +88,62 @@ type call struct {
 	serverChecked bool
 	// warnings go into the --json document (see newClient).
 	warnings []string
+	// callCtx is the command's context bounded by its deadline (see
+	// startDeadline); nil for the commands that have none.
+	callCtx context.Context
+	// began is when the command started: a run's timeout counts from it.
+	began time.Time
+}
+
+// Every command that talks to tmux ends within its deadline, whatever the
+// server does: its --timeout (clamped to the wait ceiling) and callGrace
+// more for what it reads after its wait, else callDefault. A deadline that
+// cuts an exchange with tmux ends the command with tmux_unresponsive.
+const (
+	callGrace   = 5 * time.Second
+	callDefault = 30 * time.Second
+)
+
+// noDeadline are the commands that run as long as the person using them
+// wants (attach, top's live view, the MCP server) or never talk to tmux.
+var noDeadline = map[string]bool{"attach": true, "top": true, "mcp": true, "help": true, "completion": true, "version": true}
+
+// startDeadline sets the command's deadline (see callGrace) and returns
+// its cancel function.
+func (x *call) startDeadline() context.CancelFunc {
+	x.began = time.Now()
+	if noDeadline[x.Command.Name] {
+		return func() {}
+	}
+	d := callDefault
+	if x.hasFlag("timeout") {
+		l, _ := client.ReadLimits(tmux.EnvLookup(x.env.Environ))
+		d = l.Timeout(x.Float64("timeout")) + callGrace
+	}
+	ctx, cancel := tmux.WithCallDeadline(x.Context.Context, d)
+	x.callCtx = ctx
+	return cancel
+}
+
+// unresponsive returns the tmux_unresponsive error when the command's
+// deadline cut an exchange with tmux (what the command made of the cut
+// exchange is then beside the point), else nil.
+func (x *call) unresponsive() error {
+	if x.callCtx == nil {
+		return nil
+	}
+	return tmux.Unresponsive(x.callCtx)
+}
+
+// finish is the end of every command's action: the deadline's verdict
+// overrides a failure it caused.
+func (x *call) finish(err error) error {
+	if err != nil {
+		if e := x.unresponsive(); e != nil {
+			return e
+		}
+	}
+	return err
 }
 
 // action wraps fn for a command without a payload: arguments after "--"
@@ -106,7 +163,8 @@ func action(env *Env, fn func(x *call) error) cli.ActionFunc {
 		if err := x.readStdinArgs(); err != nil {
 			return err
 		}
-		return fn(x)
+		defer x.startDeadline()()
+		return x.finish(fn(x))
 	}
 }
 
@@ -125,7 +183,8 @@ func payloadAction(env *Env, fn func(x *call) error) cli.ActionFunc {
 		if err := x.readStdinArgs(); err != nil {
 			return err
 		}
-		return fn(x)
+		defer x.startDeadline()()
+		return x.finish(fn(x))
 	}
 }
 
@@ -233,7 +292,12 @@ func serverRun(want string) string {
 	return "pid " + pid + " started at " + start
 }
 
-func (x *call) ctx() context.Context { return x.Context.Context }
+func (x *call) ctx() context.Context {
+	if x.callCtx != nil {
+		return x.callCtx
+	}
+	return x.Context.Context
+}
 
 // words returns the words this call speaks (see wordsFor).
 func (x *call) words() tmxerr.Words { return wordsFor(tmux.EnvLookup(x.env.Environ)) }
@@ -319,6 +383,9 @@ func (x *call) target(arg string) (*client.Client, *client.Snapshot, client.Reso
 // emit prints doc as JSON under --json, with the call's warnings, else
 // calls human.
 func (x *call) emit(doc any, human func(w io.Writer)) error {
+	if err := x.unresponsive(); err != nil {
+		return err
+	}
 	if x.json {
 		return writeDoc(x.env.Out, doc, x.warnings)
 	}

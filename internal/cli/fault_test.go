@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -291,5 +292,85 @@ func TestInterruptedWait(t *testing.T) {
 	}
 	if clients := srv.Tmux("list-clients", "-F", "#{client_name}"); clients != "" {
 		t.Errorf("the wait's control client was left behind: %q", clients)
+	}
+}
+
+// A tmux server that is stopped (SIGSTOP) accepts connections and never
+// answers. Every command ends all the same, over both transports, with
+// tmux_unresponsive naming the server's pid and that it is stopped, and
+// without waiting for its whole deadline (tmx looks at the server's state
+// once an exchange has waited a second).
+func TestStoppedServerEndsEveryCommand(t *testing.T) {
+	t.Parallel()
+	srv := tmuxtest.New(t)
+	pane := srv.NewPane("w", "bash", 80, 20)
+	_, pid := faultServerFacts(t, srv)
+	if err := syscall.Kill(pid, syscall.SIGSTOP); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { syscall.Kill(pid, syscall.SIGCONT) })
+	for _, transport := range []string{"native", "exec"} {
+		for _, args := range [][]string{
+			{"ls"}, {"capture", pane}, {"show", pane}, {"run", "--timeout", "60", pane, "--", "true"},
+			{"send", pane, "Enter"}, {"wait", "--timeout", "60", "--text", "x", pane}, {"rename", "w", "v"},
+		} {
+			done := make(chan cliResult, 1)
+			go func() {
+				done <- tmxWith(t, srv, []string{"TMX_TRANSPORT=" + transport}, append([]string{"--json"}, args...)...)
+			}()
+			var r cliResult
+			select {
+			case r = <-done:
+			case <-time.After(tmuxtest.Patience(20 * time.Second)):
+				t.Fatalf("%s: tmx %v did not end with the server stopped", transport, args)
+			}
+			code, msg, _ := r.errDoc(t)
+			if r.code != tmxerr.ExitFailure || code != tmxerr.Unresponsive || r.stdout != "" ||
+				!strings.Contains(msg, fmt.Sprintf("(pid %d)", pid)) || !strings.Contains(msg, "stopped") {
+				t.Errorf("%s: tmx %v with the server stopped: exit %d, %s %q, stdout %q", transport, args, r.code, code, msg, r.stdout)
+			}
+		}
+	}
+}
+
+// A socket whose listener never answers (a server stuck, not stopped)
+// holds a command no longer than its deadline: --timeout and 5 s more.
+func TestSilentSocketMeetsTheDeadline(t *testing.T) {
+	t.Parallel()
+	srv := tmuxtest.New(t)
+	dir, err := os.MkdirTemp("", "tmxs")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	path := filepath.Join(dir, "silent")
+	l, err := net.Listen("unix", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { l.Close() })
+	go func() {
+		var held []net.Conn
+		for {
+			c, err := l.Accept()
+			if err != nil {
+				for _, c := range held {
+					c.Close()
+				}
+				return
+			}
+			held = append(held, c) // read nothing, answer nothing
+		}
+	}()
+	env := []string{"TMX_SOCKET_NAME=", "TMX_SOCKET_PATH=" + path}
+	began := time.Now()
+	r := tmxWith(t, srv, env, "--json", "run", "--timeout", "1", "--", "true")
+	took := time.Since(began)
+	code, msg, _ := r.errDoc(t)
+	if code != tmxerr.Unresponsive || !strings.Contains(msg, "did not answer within 6s") {
+		t.Errorf("run --timeout 1 on a silent socket: exit %d, %s %q", r.code, code, msg)
+	}
+	if took > tmuxtest.Patience(20*time.Second) {
+		t.Errorf("run --timeout 1 took %v", took)
 	}
 }

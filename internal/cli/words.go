@@ -13,6 +13,7 @@ var cliWords = tmxerr.Words{
 	"targets":               say("targets look like %7, @3, $1, work, work:2, work:logs, work:2.1 or . (see: tmx help targets)"),
 	"no_server":             say("start one with: tmx new, or run a command with: tmx run -- COMMAND"),
 	"server_gone":           say("check with: tmx status"),
+	"tmux_unresponsive":     sayf("a stopped server resumes with: kill -CONT %s; otherwise see what it is busy with before trying again", "pid"),
 	"upgrade_tmux":          say("upgrade tmux, or point --tmux at a newer binary"),
 	"tmux_path":             say("check --tmux or TMX_TMUX"),
 	"install_tmux":          say("install tmux 3.2a or newer (apt-get install tmux, brew install tmux), or give --tmux PATH"),

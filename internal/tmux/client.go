@@ -134,12 +134,14 @@ func Do(ctx context.Context, r Request) (Response, error) {
 	if err := ctx.Err(); err != nil {
 		return Response{}, err
 	}
+	done := enter(ctx, r.Socket)
 	c, err := dial(ctx, r.Socket)
 	if err != nil {
-		return Response{}, err
+		return Response{}, done(err)
 	}
 	defer c.Close()
-	return converse(ctx, c, &r, hello)
+	resp, err := converse(ctx, c, &r, hello)
+	return resp, done(err)
 }
 
 // encode validates r and builds everything the client sends before the

@@ -85,6 +85,12 @@ func (r *Runner) AttachControl(ctx context.Context, sessionID, paneID string) (*
 // AttachControlFlags is AttachControl with the client flags given
 // (attach-session -f). An empty paneID wakes on every pane's output.
 func (r *Runner) AttachControlFlags(ctx context.Context, sessionID, paneID, flags string) (*Control, error) {
+	done := enter(ctx, r.socket.PathIn(r.getenv))
+	cc, err := r.attachControl(ctx, sessionID, paneID, flags)
+	return cc, done(err)
+}
+
+func (r *Runner) attachControl(ctx context.Context, sessionID, paneID, flags string) (*Control, error) {
 	lock, err := lockControl(ctx, r.socket.PathIn(r.getenv), r.getenv)
 	if err != nil {
 		return nil, err

@@ -132,7 +132,9 @@ func (r *Runner) Command(ctx context.Context, args ...string) *exec.Cmd {
 // server's stderr: no_server (wrapping [ErrNoServer]; socket_error when an
 // orphaned server still runs), target_not_found, server_gone (wrapping
 // [ErrServerGone]), name_in_use, or tmux_error quoting the message. A
-// cancelled ctx returns ctx.Err().
+// cancelled ctx returns ctx.Err(); one whose call deadline passed (see
+// [WithCallDeadline]) also notes that the server did not answer in time
+// ([Unresponsive]).
 func (r *Runner) Exec(ctx context.Context, stdin io.Reader, args ...string) ([]byte, error) {
 	if r.native.Load() && len(args) > 0 && !strings.HasPrefix(args[0], "-") {
 		out, err, fallback := r.execNative(ctx, stdin, args)
@@ -155,7 +157,8 @@ func (r *Runner) Exec(ctx context.Context, stdin io.Reader, args ...string) ([]b
 	cmd.Stdin = stdin
 	cmd.Stdout = &stdout
 	cmd.Stderr = &stderr
-	if err := childproc.Run(cmd, syscall.SIGTERM); err != nil {
+	done := enter(ctx, r.socket.PathIn(r.getenv))
+	if err := done(childproc.Run(cmd, syscall.SIGTERM)); err != nil {
 		return stdout.Bytes(), r.ExecError(ctx, err, stderr.String(), args)
 	}
 	if !began.IsZero() {

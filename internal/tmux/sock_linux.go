@@ -93,3 +93,31 @@ func TTYName(f *os.File) string {
 func streamSocket() (int, error) {
 	return syscall.Socket(syscall.AF_UNIX, syscall.SOCK_STREAM|syscall.SOCK_CLOEXEC, 0)
 }
+
+// ServerPID returns the pid of the tmux server listening on the socket at
+// path, 0 when it cannot tell. It asks the kernel for the peer of a new
+// connection (SO_PEERCRED, unix(7): the credentials of the process that
+// called listen), which needs nothing from the server itself, so it
+// answers for a server that is stopped or stuck; the connection is closed
+// at once, before the server reads anything. Where the connection cannot
+// be made it looks in /proc ([FindServers]).
+func ServerPID(path string) int {
+	if len(path) < len(syscall.RawSockaddrUnix{}.Path) {
+		if fd, err := syscall.Socket(syscall.AF_UNIX, syscall.SOCK_STREAM|syscall.SOCK_NONBLOCK|syscall.SOCK_CLOEXEC, 0); err == nil {
+			pid := 0
+			if syscall.Connect(fd, &syscall.SockaddrUnix{Name: path}) == nil {
+				if cred, err := syscall.GetsockoptUcred(fd, syscall.SOL_SOCKET, syscall.SO_PEERCRED); err == nil {
+					pid = int(cred.Pid)
+				}
+			}
+			syscall.Close(fd)
+			if pid > 0 {
+				return pid
+			}
+		}
+	}
+	if pids := FindServers("/proc", path); len(pids) == 1 {
+		return pids[0]
+	}
+	return 0
+}
