@@ -539,9 +539,20 @@ func (c *Client) spawn(ctx context.Context, args []string, o SpawnOptions, name,
 // pane's program is one), its first prompt, within readyShellWait (the
 // shell's own startup files run first); for another program, its first
 // output (the cursor leaves the top-left corner), within readyDrawWait.
+//
+// A new shell's first prompt is its top-level prompt: the pane's record
+// (see [shellRecord]) learns where it reads, or, when the bound passes
+// first, that tmx started the shell and has not seen its first prompt, so
+// that a run waits for it as long as the run may.
 func (c *Client) awaitReady(ctx context.Context, p PaneInfo, shell bool) bool {
 	end := time.Now().Add(readyShellWait)
 	var w *promptWatch
+	var rec *shellRecord
+	defer func() {
+		if rec != nil {
+			c.saveShellRecord(ctx, p.PaneID, *rec)
+		}
+	}()
 	for {
 		name, kind := paneShell(p)
 		if kind != shellPOSIX && kind != shellFish {
@@ -555,10 +566,15 @@ func (c *Client) awaitReady(ctx context.Context, p PaneInfo, shell bool) bool {
 			return c.waitDrawn(ctx, p, readyDrawWait)
 		}
 		if w == nil || w.name != name {
-			w = newPromptWatch(p, kind, name)
+			w = newPromptWatch(p, kind, name, nil)
+			r := recordOf(PaneInfo{PaneFields: PaneFields{PanePID: p.PanePID}})
+			r.Created = true
+			rec = &r
 		}
-		switch w.probe().AtPrompt {
+		switch ps := w.probe(); ps.AtPrompt {
 		case Yes:
+			rec.learn(ps.SP)
+			rec.sawPrompt(time.Now(), false)
 			return true
 		case Unknown:
 			return c.waitDrawn(ctx, p, readyDrawWait)

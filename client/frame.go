@@ -144,27 +144,57 @@ func (m frameMarkers) extract(lines []string) (out []string, status int, started
 	return out, status, first >= 0, overflow
 }
 
-// buildFrame returns the short line typed into the pane and the script
-// it sources, which tmx writes to ff.script; the script runs the command
-// only once it has taken the claim ff.claim. shell is the shell's name
-// (bash, zsh, dash, fish, ...): the script is written for it. See
-// [Client.Run].
+// frameText is what a run types and writes: the short line typed into
+// the pane, the frame script it sources, and the script that takes the
+// frame's place once tmx has taken the claim (see [frameFiles.takeClaim]):
+// a line the shell runs late then finds the claim taken and runs no
+// command, but still removes itself from the shell's history and gives
+// back the status it found.
+type frameText struct{ typed, script, claimed string }
+
+// frameShell is the shell a frame is built for: its syntax, its name
+// (bash, zsh, dash, fish, ...), and the tmux binary and socket its exit
+// trap signals with.
+type frameShell struct {
+	kind         shellKind
+	name         string
+	tmux, socket string
+}
+
+// parserReset is printed, as printf(1) escapes, before each marker: CAN
+// and ST (ESC \, the backslash written \134 so that no quoting layer the
+// frame passes through takes it for an escape) end whatever escape
+// sequence or string a command left the terminal's parser in, so that the
+// marker is drawn, not taken as part of it. A command that printed an
+// unterminated DCS (ESC P), OSC (ESC ]) or APC (ESC _) would otherwise
+// leave tmux swallowing everything after it (input.c: CAN aborts every
+// state but DCS, which only ST ends).
+const parserReset = `\030\033\134`
+
+// buildFrame returns the line typed into the pane, the frame script it
+// sources, and the script that replaces it once tmx takes the claim (see
+// [frameText]); the script runs the command only once it has taken the
+// claim ff.claim. See [Client.Run].
 //
 // The typed line starts with a space and holds no control character: fish
 // keeps no line that starts with a space in its history, and tmux 3.7's
 // paste-buffer writes control characters out as text (^E) instead of
 // sending them (cmd-paste-buffer.c, unless -S), so the line editor is
-// reset before it, by send-keys or a signal (see [resetLine]). Only the typed line
+// reset before it, by keys or a signal (see [resetLine]). Only the typed line
 // is ever echoed, so it is all a later capture shows of the plumbing,
 // besides the two marker lines.
 //
 // Nothing the frame does can fail in the user's shell, or leave a trace in
 // it, whatever its options:
-//   - errexit (bash set -e, zsh ERR_EXIT) is turned off around the
-//     command's subshell and back on after it, so a failing command cannot
-//     make the user's shell exit; and the subshell is the left side of
-//     `|| :`, so its failure is no failure in the user's shell either,
-//     whose ERR (bash) or ZERR (zsh) trap does not fire for it;
+//   - the user's shell runs only commands that cannot fail outside a && or
+//     || list, so its errexit (bash set -e, zsh ERR_EXIT) never fires,
+//     and the frame never turns it off (a command that signals the shell
+//     itself, kill -INT $$, would cut the script short between the two);
+//     the command's subshell turns errexit off for itself, and is the left
+//     side of `|| :`, so its failure is no failure in the user's shell
+//     either, whose ERR (bash) or ZERR (zsh) trap does not fire for it;
+//   - $? after the run is what it was before it: the script returns the
+//     status it found;
 //   - the subshell turns off xtrace and verbose (and zsh's
 //     PRINT_EXIT_VALUE, and the ERR and DEBUG traps bash's errtrace and
 //     functrace would pass down), so the output holds only what the
@@ -186,8 +216,12 @@ func (m frameMarkers) extract(lines []string) (out []string, status int, started
 // The script runs the command in a subshell: it prints a start marker,
 // runs the command in a nested subshell (so its exit, cd and export end
 // there, and its own traps cannot replace the frame's), and on exit (an
-// EXIT trap, so exit, errors and SIGINT/TERM/HUP all count) prints an end
-// marker with the status and signals a private wait-for channel.
+// EXIT trap) prints an end marker with the status and signals a private
+// wait-for channel. The subshell traps SIGINT, SIGTERM and SIGHUP with a
+// command that does nothing: a signal to the foreground job (C-c) then
+// does not end the frame before the command it waits for, which may
+// ignore the signal and go on, and the frame ends, and reports the
+// command's own status, when the command does.
 //
 // Under fish the command runs in a nested fish (the pane's own binary,
 // status fish-path) that evals it: fish -c exits 0 on a syntax error
@@ -195,29 +229,30 @@ func (m frameMarkers) extract(lines []string) (out []string, status int, started
 // variable the nested fish unsets first, so the command sees no trace of
 // it in $argv or its environment. The nested fish runs under sh: fish
 // cancels the rest of a block when a job dies of SIGINT, so a C-c would
-// skip the frame's end line, while sh waits for its child and then takes
-// its trap, and exits 130 (143 for SIGTERM) like the other shells' frames,
-// an exit fish does not cancel for. The nested fish prints the start
-// marker itself, and the sh's EXIT trap the end marker.
+// skip the frame's end line, while sh waits for its child, with the same
+// traps as the other shells' frames, and reports its status. The nested
+// fish prints the start marker itself, and the sh's EXIT trap the end
+// marker.
 //
 // The markers start and end with a carriage return as well as a newline: a
 // command may turn the terminal's onlcr off (stty -onlcr, stty raw), and a
 // bare newline would then leave the marker indented, no longer a whole
 // line of its own. Each is followed by erase-to-end-of-line (ESC [K): a
 // command that moved the cursor up leaves text on the rows below, and the
-// rest of a longer old line would otherwise follow the marker.
+// rest of a longer old line would otherwise follow the marker. Each is
+// preceded by [parserReset].
 //
 // With exact files (an exact run; nil otherwise), the command's stdout and
 // stderr go to them instead of the terminal; the markers still go to the
 // terminal, and stdin stays the terminal.
-func buildFrame(kind shellKind, shell, tmux, socket string, m frameMarkers, ff frameFiles, command string, exact *exactFiles) (typed, script string) {
-	if kind == shellFish {
+func buildFrame(sh frameShell, m frameMarkers, ff frameFiles, command string, exact *exactFiles) frameText {
+	if sh.kind == shellFish {
 		q := fishQuote
 		// eval, not source: fish cancels the rest of a sourced file when a
 		// job in it gets SIGINT, even one that traps it and exits, so a
 		// C-c would skip the frame's end line (fish 3.6); eval of the
 		// text does not. The text comes from a builtin (no process).
-		typed = " eval (builtin string collect < " + q(ff.script) + ")"
+		typed := " eval (builtin string collect < " + q(ff.script) + ")"
 		// The nested fish reads the user's config.fish, which may turn
 		// fish_trace on: it shadows it before it prints the start marker,
 		// so no trace line falls between the markers.
@@ -233,33 +268,34 @@ func buildFrame(kind shellKind, shell, tmux, socket string, m frameMarkers, ff f
 		// EXIT trap ($1 is tmux, $2 the socket): fish goes on with the
 		// block as soon as a job stops (C-z), with status 0, so only the
 		// process that waits for the command knows when it ended.
-		nested := `trap 's=$?; printf "\r\n%s%s:%s\033[K\r\n" ` + m.half1 + " " + m.half2 + `-e "$s"; "$1" -S "$2" wait-for -S ` + m.channel + `' 0; ` +
-			`trap "exit 130" INT; trap "exit 143" TERM; trap "exit 129" HUP; "$0" -c "set -l fish_trace; builtin printf '\r%s%s\033[K\r\n' ` + m.half1 + " " + m.half2 + `-s; ` + run + `"`
+		nested := `trap 's=$?; printf "` + parserReset + `\r\n%s%s:%s\033[K\r\n" ` + m.half1 + " " + m.half2 + `-e "$s"; "$1" -S "$2" wait-for -S ` + m.channel + `' 0; ` +
+			`trap : INT TERM HUP; "$0" -c "set -l fish_trace; builtin printf '` + parserReset + `\r%s%s\033[K\r\n' ` + m.half1 + " " + m.half2 + `-s; ` + run + `"`
 		// fish has no atomic create-or-fail that stays quiet (>? warns on
 		// the terminal), so sh makes the claim.
-		script = "begin\n" +
+		script := "begin\n" +
 			"set -l fish_trace\n" +
 			"if command sh -c " + q(`set -C; command true >"$1"`) + " sh " + q(ff.claim) + " 2>/dev/null\n" +
-			vars + " command sh -c " + q(nested) + " (status fish-path) " + q(tmux) + " " + q(socket) + "\n" +
+			vars + " command sh -c " + q(nested) + " (status fish-path) " + q(sh.tmux) + " " + q(sh.socket) + "\n" +
 			"end\n" +
 			"end\n"
-		return typed, script
+		return frameText{typed: typed, script: script}
 	}
 	q := shQuote
 	b := `\command `
-	if shell == "bash" || shell == "zsh" {
+	if sh.name == "bash" || sh.name == "zsh" {
 		b = `\builtin `
 	}
-	typed = " " + b + ". " + q(ff.script)
+	typed := " " + b + ". " + q(ff.script)
 	var top, sub strings.Builder
-	// The claim: the frame runs only if it creates the claim file itself
-	// (set -C: an exclusive create, in a subshell so the user's noclobber
-	// is untouched); tmx creates it first to keep a late line from
-	// running the command.
-	top.WriteString("__tmx_o=$-\n" + b + "set +e\n__tmx_go=\n" +
+	// The status the user's last command left, given back at the end. The
+	// claim: the frame runs only if it creates the claim file itself (set
+	// -C: an exclusive create, in a subshell so the user's noclobber is
+	// untouched); tmx creates it first to keep a late line from running
+	// the command.
+	top.WriteString("__tmx_q=$?\n__tmx_go=\n" +
 		"(" + b + "set -C; \\command true >" + q(ff.claim) + ") 2>/dev/null && __tmx_go=1\n")
-	sub.WriteString("(" + b + "set +xv\n")
-	switch shell {
+	sub.WriteString("(" + b + "set +exv\n")
+	switch sh.name {
 	case "bash":
 		// history 1 prints "  NUM  LINE" (HISTTIMEFORMAT would insert a
 		// time); the line is the typed one only if it holds the script's
@@ -286,14 +322,19 @@ func buildFrame(kind shellKind, shell, tmux, socket string, m frameMarkers, ff f
 		// INC_APPEND_HISTORY, SHARE_HISTORY and APPEND_HISTORY).
 		sub.WriteString(b + "unsetopt printexitvalue errreturn\n" + b + "trap - ZERR DEBUG\nSAVEHIST=0\n")
 	}
-	sub.WriteString("__tmx_t=" + q(tmux) + " __tmx_s=" + q(socket) + "\n" +
-		b + "trap 's=$?;" + b + "printf \"\\r\\n%s%s:%s\\033[K\\r\\n\" " + m.half1 + " " + m.half2 + "-e \"$s\";\"$__tmx_t\" -S \"$__tmx_s\" wait-for -S " + m.channel + "' 0\n" +
-		b + "trap '" + b + "exit 130' INT;" + b + "trap '" + b + "exit 143' TERM;" + b + "trap '" + b + "exit 129' HUP\n" +
-		b + "printf '\\r%s%s\\033[K\\r\\n' " + m.half1 + " " + m.half2 + "-s\n" +
+	sub.WriteString("__tmx_t=" + q(sh.tmux) + " __tmx_s=" + q(sh.socket) + "\n" +
+		b + "trap 's=$?;" + b + "printf \"" + parserReset + "\\r\\n%s%s:%s\\033[K\\r\\n\" " + m.half1 + " " + m.half2 + "-e \"$s\";\"$__tmx_t\" -S \"$__tmx_s\" wait-for -S " + m.channel + "' 0\n" +
+		b + "trap : INT TERM HUP\n" +
+		b + "printf '" + parserReset + "\\r%s%s\\033[K\\r\\n' " + m.half1 + " " + m.half2 + "-s\n" +
 		"(" + b + "eval " + q(" "+command) + ")" + exactRedirect(exact) + ") || " + b + ":\n")
-	script = top.String() + "case $__tmx_go in 1)\n" + sub.String() + ";;\nesac\n" +
-		"case $__tmx_o in *e*) " + b + "set -e;; esac\n" + b + "unset __tmx_o __tmx_go\n"
-	return typed, script
+	// eval expands the status before unset runs, and return in a sourced
+	// file returns from it (POSIX "dot"): $? is the status found.
+	end := b + "eval \"" + b + "unset __tmx_go __tmx_q; " + b + "return $__tmx_q\"\n"
+	return frameText{
+		typed:   typed,
+		script:  top.String() + "case $__tmx_go in 1)\n" + sub.String() + ";;\nesac\n" + end,
+		claimed: top.String() + end,
+	}
 }
 
 // frameFiles are a run's two files in tmx's private directory: the frame
@@ -301,6 +342,9 @@ func buildFrame(kind shellKind, shell, tmux, socket string, m frameMarkers, ff f
 // it from starting) creates exclusively, so exactly one of them does.
 type frameFiles struct {
 	script, claim string
+	// claimed is the script that replaces the frame's once tmx takes the
+	// claim (frameText.claimed).
+	claimed string
 	// claimedByTmx is true once tmx took the claim (the frame never runs).
 	claimedByTmx bool
 }

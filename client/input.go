@@ -301,9 +301,9 @@ func (c *Client) TypeText(ctx context.Context, snap *Snapshot, p PaneInfo, text 
 		return nil, err
 	}
 	shell := shellPrompt(p)
-	var resetKeys []string
+	var reset string
 	if enter && shell.AtPrompt == Yes && len(cohort) == 1 {
-		if resetKeys, res.LineReset, err = c.resetLine(ctx, p, shell.Editing); err != nil {
+		if reset, res.LineReset, err = c.resetLine(ctx, p, shell.Editing); err != nil {
 			return nil, err
 		}
 	}
@@ -312,8 +312,13 @@ func (c *Client) TypeText(ctx context.Context, snap *Snapshot, p PaneInfo, text 
 		return nil, err
 	}
 	args := []string{"send-keys", "-t", p.PaneID, "-l", "--", Arg(text)}
-	if len(resetKeys) > 0 {
-		args = append(append([]string{"send-keys", "-t", p.PaneID}, resetKeys...), append([]string{";"}, args...)...)
+	if reset != "" {
+		// The reset reaches this pane alone, by paste, before the text.
+		pre, err := c.pasteArgs(ctx, "tmx-reset-"+randomHex(8), reset, p.PaneID)
+		if err != nil {
+			return nil, err
+		}
+		args = append(append(pre, ";"), args...)
 	}
 	if _, err := c.Exec(ctx, nil, args...); err != nil {
 		return nil, err
@@ -330,13 +335,15 @@ func (c *Client) TypeText(ctx context.Context, snap *Snapshot, p PaneInfo, text 
 }
 
 // shellPrompt is the prompt state of p's program when it is a shell tmx
-// knows (AtPrompt Unknown otherwise).
+// knows (AtPrompt Unknown otherwise), with what tmx learnt of it (see
+// [shellRecord]).
 func shellPrompt(p PaneInfo) promptState {
 	name, kind := paneShell(p)
 	if kind != shellPOSIX && kind != shellFish {
 		return promptState{AtPrompt: Unknown}
 	}
-	return probePrompt(p.PanePID, p.PaneTTY, kind, name)
+	rec := recordOf(p)
+	return probePrompt(p.PanePID, p.PaneTTY, kind, name, &rec)
 }
 
 // CheckPastedText refuses text a paste cannot deliver as text: invalid

@@ -58,7 +58,8 @@ func FuzzParseRecords(f *testing.F) {
 
 func TestFrameMarkers(t *testing.T) {
 	m := frameMarkers{half1: "__tmxaaaa", half2: "bbbb"}
-	typed, script := buildFrame(shellPOSIX, "bash", "/usr/bin/tmux", "/tmp/tmux-0/x y", m, frameFiles{script: "/run/tmx/run-1.sh", claim: "/run/tmx/run-1.claim"}, "echo 'hi'", nil)
+	ft := buildFrame(frameShell{kind: shellPOSIX, name: "bash", tmux: "/usr/bin/tmux", socket: "/tmp/tmux-0/x y"}, m, frameFiles{script: "/run/tmx/run-1.sh", claim: "/run/tmx/run-1.claim"}, "echo 'hi'", nil)
+	typed, script := ft.typed, ft.script
 	for _, s := range []string{typed, script} {
 		if strings.Contains(s, m.start()) || strings.Contains(s, m.endPrefix()) {
 			t.Errorf("frame text contains a whole marker: %q", s)

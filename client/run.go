@@ -7,18 +7,24 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
 
+	textclip "github.com/tmx-sh/tmx/internal/clip"
 	"github.com/tmx-sh/tmx/internal/tmux"
 	"github.com/tmx-sh/tmx/tmxerr"
 )
 
 // RunOptions configures [Client.Run].
 type RunOptions struct {
-	// Timeout is the effective timeout (already clamped by [Limits.Timeout]).
+	// Timeout is the effective timeout (already clamped by [Limits.Timeout]),
+	// counted from Since: the run is over by then, whatever it waited for
+	// (a busy shell's prompt, the command's end). A zero Since is the
+	// moment Run is called.
 	Timeout time.Duration
+	Since   time.Time
 	// MaxLines and MaxBytes are the output budget.
 	MaxLines, MaxBytes int
 	// Heartbeat is how often a long run checks that its pane and server
@@ -107,27 +113,31 @@ var (
 	// resetWait bounds the wait for a shell to start its new line after
 	// the line editor was reset (see resetLineEditor).
 	resetWait = 2 * time.Second
-	// startGrace is how long a run waits for its frame's start marker
-	// before it looks at why it is missing: a line the shell did not run as
-	// typed comes back as started: false after about this long, not after
-	// the whole timeout.
-	startGrace = 2 * time.Second
 	// shellBackWait bounds the look, after a run ended, at whether the
 	// pane's shell took its terminal back and lives.
 	shellBackWait = 300 * time.Millisecond
 )
 
-// checkRunnable refuses a pane tmx run must not type into, and otherwise
-// waits until its shell is at its prompt: a dead pane, a pane in a mode,
-// the caller's own pane, a shell tmx cannot frame, or a pane whose shell is
-// not at its prompt within promptSettle (another program, a job of the
-// shell, a builtin, or a script holds it). A shell younger than
-// startupWindow and busy itself is waited for up to limit instead: it is
-// reading its startup files; a pane whose process has not yet executed
-// its program at all is waited for within promptSettle. It returns what
-// the probe saw. Errors: pane_dead,
-// pane_in_mode, caller_pane, caller_unproven, unsupported_shell, pane_busy.
-func checkRunnable(p PaneInfo, caller Caller, limit time.Duration) (promptState, error) {
+// awaitPrompt refuses a pane tmx run must not type into, and otherwise
+// waits until its shell is at its own prompt, no later than deadline: a
+// dead pane, a pane in a mode, the caller's own pane, a shell tmx cannot
+// frame, a shell that reads an answer rather than a command
+// (pane_prompting: a question, the read builtin, a continuation line), or
+// a shell busy beyond the bound its record gives (pane_busy: another
+// program, a job of the shell, a builtin, a script).
+//
+// A busy shell is waited for as long as the evidence says it is on its
+// way to its prompt: up to deadline while it has not reached its first
+// prompt since it started (its startup files run: a shell tmx started, or
+// one younger than startupWindow that tmx knows nothing of), or its prompt
+// since a frame of tmx ended in it (its prompt hook runs; within twice the
+// time its prompt was seen to take, when that was measured). A shell busy
+// after its prompt came back runs something of the user's, and is refused
+// after promptSettle, or twice what its prompt was seen to take when that
+// is longer. It returns what the probe saw and the shell's record,
+// brought up to date. Errors: pane_dead, pane_in_mode, caller_pane,
+// caller_unproven, unsupported_shell, pane_prompting, pane_busy.
+func (c *Client) awaitPrompt(ctx context.Context, p PaneInfo, caller Caller, deadline time.Time) (promptState, *shellRecord, error) {
 	if err := checkInputTarget(p, caller, InputOptions{}); err != nil {
 		switch te := tmxerr.As(err); te.Code {
 		case tmxerr.CallerPane:
@@ -137,40 +147,87 @@ func checkRunnable(p PaneInfo, caller Caller, limit time.Duration) (promptState,
 			// input commands' (which can), or the person's.
 			te.WithFix("leave_mode", "pane", p.PaneID)
 		}
-		return promptState{}, err
+		return promptState{}, nil, err
 	}
 	// A pane created a moment ago may not have executed its shell yet:
 	// until it has, tmux and /proc name tmux, not the shell.
-	for end := time.Now().Add(promptSettle); p.PanePID > 0 && tmux.Unexecuted(p.PanePID) && time.Now().Before(end); {
+	for p.PanePID > 0 && tmux.Unexecuted(p.PanePID) && time.Now().Before(deadline) && ctx.Err() == nil {
 		time.Sleep(time.Millisecond)
 	}
 	name, kind := paneShell(p)
 	switch kind {
 	case shellNone:
-		return promptState{}, tmxerr.Errorf(tmxerr.PaneBusy, "pane %s is running %q, not a shell at its prompt", p.PaneID, name).
+		return promptState{}, nil, tmxerr.Errorf(tmxerr.PaneBusy, "pane %s is running %q, not a shell at its prompt", p.PaneID, name).
 			WithFix("busy_program")
 	case shellUnsupported:
-		return promptState{}, tmxerr.Errorf(tmxerr.UnsupportedShell, "pane %s runs %s, a shell tmx run cannot frame (it frames %s)", p.PaneID, name, strings.Join(SupportedShells, ", ")).
+		return promptState{}, nil, tmxerr.Errorf(tmxerr.UnsupportedShell, "pane %s runs %s, a shell tmx run cannot frame (it frames %s)", p.PaneID, name, strings.Join(SupportedShells, ", ")).
 			WithFix("unsupported_shell", "pane", p.PaneID)
 	}
-	began := time.Now()
-	w := newPromptWatch(p, kind, name)
-	for {
+	rec := recordOf(p)
+	w := newPromptWatch(p, kind, name, &rec)
+	busyUntil := rec.busyUntil(time.Now(), deadline, w.young)
+	watched := false
+	for delay := time.Millisecond; ; delay = min(2*delay, 20*time.Millisecond) {
 		ps := w.probe()
-		if ps.AtPrompt != No {
-			return ps, nil
+		switch {
+		case ps.AtPrompt == Yes:
+			rec.sawPrompt(time.Now(), watched)
+			return ps, &rec, nil
+		case ps.AtPrompt == Unknown:
+			return ps, &rec, nil
+		case ps.Prompting:
+			return ps, &rec, c.prompting(ctx, p, name)
 		}
-		// A young shell busy on its own (not with a job) is reading its
-		// startup files: wait for its first prompt as long as the run may.
-		wait := promptSettle
-		if w.young && !ps.Job && ps.What == name && limit > wait {
-			wait = limit
+		watched = true
+		if !time.Now().Before(busyUntil) || ctx.Err() != nil {
+			return ps, &rec, busyShell(p, name, ps)
 		}
-		if time.Since(began) > wait {
-			return ps, busyShell(p, name, ps)
-		}
-		time.Sleep(time.Millisecond) // a /proc read costs microseconds
+		time.Sleep(delay) // a /proc read costs microseconds
 	}
+}
+
+// busyUntil is when a run stops waiting for the shell to come back to its
+// prompt, from now, with deadline the run's own (see awaitPrompt). young
+// is whether the shell started less than startupWindow ago.
+func (r shellRecord) busyUntil(now, deadline time.Time, young bool) time.Time {
+	lat := time.Duration(r.PromptMS) * time.Millisecond
+	switch {
+	case r.End > r.Seen && lat > 0:
+		// Its prompt hook, which took lat before: give it twice that.
+		return minTime(deadline, maxTime(time.UnixMilli(r.End).Add(2*lat), now.Add(promptSettle)))
+	case r.returning(), young && r.Seen == 0:
+		return deadline
+	}
+	return minTime(deadline, now.Add(max(promptSettle, 2*lat)))
+}
+
+func maxTime(a, b time.Time) time.Time {
+	if a.After(b) {
+		return a
+	}
+	return b
+}
+
+func minTime(a, b time.Time) time.Time {
+	if a.Before(b) {
+		return a
+	}
+	return b
+}
+
+// prompting is the pane_prompting error for a shell that reads its
+// terminal, but not at its own prompt: it quotes the line the cursor is
+// on, which holds the question or the continuation prompt.
+func (c *Client) prompting(ctx context.Context, p PaneInfo, name string) error {
+	line := ""
+	if st, err := c.paneState(ctx, p.PaneID); err == nil {
+		line = textclip.String(strings.TrimSpace(st.line), 200)
+	}
+	what := fmt.Sprintf("pane %s's %s is waiting for an answer or the rest of a command, not for a command at its own prompt", p.PaneID, name)
+	if line != "" {
+		what += fmt.Sprintf("; its line reads %q", line)
+	}
+	return tmxerr.Errorf(tmxerr.PanePrompting, "%s", what).WithFix("prompting", "pane", p.PaneID)
 }
 
 // busyShell is the pane_busy error for a shell that is not at its prompt,
@@ -306,6 +363,11 @@ func CheckCommand(command string) error {
 // are for refusals and failures before that.
 func (c *Client) Run(ctx context.Context, snap *Snapshot, p PaneInfo, command string, o RunOptions) (*RunResult, error) {
 	began := time.Now()
+	since := o.Since
+	if since.IsZero() {
+		since = began
+	}
+	deadline := since.Add(o.Timeout)
 	if err := CheckCommand(command); err != nil {
 		return nil, err
 	}
@@ -313,12 +375,12 @@ func (c *Client) Run(ctx context.Context, snap *Snapshot, p PaneInfo, command st
 		return nil, tmxerr.Errorf(tmxerr.SocketError, "the server's socket path %q contains control characters", snap.Server.SocketPath).
 			WithHint("use a socket whose path has no control characters")
 	}
-	unlock, err := c.lockPane(snap.Server.SocketPath, p, promptSettle+o.Timeout/10)
+	unlock, err := c.lockPane(ctx, snap.Server.SocketPath, p, deadline)
 	if err != nil {
 		return nil, err
 	}
 	defer unlock()
-	ps, err := checkRunnable(p, snap.Caller, o.Timeout)
+	ps, rec, err := c.awaitPrompt(ctx, p, snap.Caller, deadline)
 	if err != nil {
 		return nil, c.busyRun(ctx, p, err)
 	}
@@ -328,7 +390,7 @@ func (c *Client) Run(ctx context.Context, snap *Snapshot, p PaneInfo, command st
 		PaneID: p.PaneID, EffectiveTimeoutSeconds: o.Timeout.Seconds(), RunID: nonce,
 	}
 	f := &frame{
-		c: c, pane: p, res: res, heartbeat: o.Heartbeat,
+		c: c, pane: p, res: res, heartbeat: o.Heartbeat, rec: rec,
 		m: frameMarkers{half1: "__tmx" + nonce[:8], half2: nonce[8:],
 			channel: fmt.Sprintf("tmx-%d-%s", os.Getpid(), nonce)},
 		// The start marker is printed at or below the cursor row at this
@@ -349,25 +411,40 @@ func (c *Client) Run(ctx context.Context, snap *Snapshot, p PaneInfo, command st
 		}
 		f.exact = &ef
 	}
-	typed, script := buildFrame(kind, shellName, c.tmux, snap.Server.SocketPath, f.m, ff, command, f.exact)
-	if err := ff.write(script); err != nil {
+	text := buildFrame(frameShell{kind: kind, name: shellName, tmux: c.tmux, socket: snap.Server.SocketPath}, f.m, ff, command, f.exact)
+	ff.claimed = text.claimed
+	if err := ff.write(text.script); err != nil {
 		f.removeFiles()
 		return nil, err
 	}
-	resetKeys, _, err := c.resetLine(ctx, p, ps.Editing)
+	f.typedLine = text.typed
+	reset, _, err := c.resetLine(ctx, p, ps.Editing)
 	if err != nil {
 		f.removeFiles()
 		return nil, err
 	}
 
-	deadline, cancel := context.WithTimeout(ctx, o.Timeout)
+	waitCtx, cancel := context.WithDeadline(ctx, deadline)
 	defer cancel()
-	waiter := c.startWaiter(deadline, f.m.channel, p)
-	args := []string{"set-buffer", "-b", lineBuf, "--", Arg(typed + "\n")}
-	if len(resetKeys) > 0 {
-		args = append(append(args, ";", "send-keys", "-t", p.PaneID), resetKeys...)
+	waiter := c.startWaiter(waitCtx, f.m.channel, p)
+	// The line editor's reset keys and the line travel in one paste:
+	// paste-buffer reaches only its target pane, even with
+	// synchronize-panes on, where send-keys would reach every pane of the
+	// window.
+	args, err := c.pasteArgs(ctx, lineBuf, reset+text.typed+"\n", p.PaneID)
+	if err != nil {
+		cancel()
+		<-waiter
+		f.removeFiles()
+		return nil, err
 	}
-	args = append(args, ";", "paste-buffer", "-d", "-b", lineBuf, "-t", p.PaneID)
+	if f.inputBefore, f.inputKnown = tmux.TTYPending(p.PaneTTY); !f.inputKnown {
+		f.inputBefore = 0
+	}
+	f.readBefore, f.typedBytes = -1, len(reset)+len(text.typed)+1
+	if n, ok := tmux.ReadChars(p.PanePID); ok {
+		f.readBefore = n
+	}
 	// The shell forks the frame's job after the paste: typedAt is before it.
 	f.typedAt = time.Now()
 	if _, err := c.Exec(ctx, nil, args...); err != nil {
@@ -378,19 +455,40 @@ func (c *Client) Run(ctx context.Context, snap *Snapshot, p PaneInfo, command st
 		return nil, err
 	}
 
-	lines, found, pending := f.await(ctx, deadline, waiter)
+	lines, found, pending := f.await(ctx, waitCtx, waiter)
 	cancel()
 	reap(pending)
 	if !found && !res.ServerGone && !res.PaneExited && !f.notStarted && o.Key != nil {
 		if key, err := o.Key(); err == nil {
-			t := &RunToken{paneGen: genOf(snap.Server, p.PaneID, p.PanePID), OwnerPID: os.Getpid(), StartAbs: f.startAbs, Exact: o.Exact, TypedAt: f.typedAt}
+			t := &RunToken{paneGen: genOf(snap.Server, p.PaneID, p.PanePID), OwnerPID: os.Getpid(), StartAbs: f.startAbs, Exact: o.Exact, TypedAt: f.typedAt, MarkerAt: f.markerAt}
 			hex.Decode(t.Nonce[:], []byte(nonce))
 			res.Resume = t.Encode(key)
 		}
 	}
 	f.finish(ctx, lines, found, o)
-	res.DurationMS = time.Since(began).Milliseconds()
+	f.saveRecord(ctx)
+	res.DurationMS = time.Since(since).Milliseconds()
 	return res, nil
+}
+
+// pasteArgs returns the tmux command list that pastes text into pane from
+// a private buffer named buf, deleted by the paste: set-buffer, then
+// paste-buffer -d without -p (the text holds the line editor's reset
+// keys, which brackets would turn into pasted text) and, on tmux 3.7 and
+// later, with -S, which writes control characters as they are (without
+// it 3.7 writes them out as text, ^U: cmd-paste-buffer.c).
+func (c *Client) pasteArgs(ctx context.Context, buf, text, pane string) ([]string, error) {
+	args := []string{"set-buffer", "-b", buf, "--", Arg(text), ";", "paste-buffer", "-d", "-b", buf, "-t", pane}
+	if strings.IndexFunc(text, func(r rune) bool { return r < 0x20 && r != '\n' && r != '\t' }) >= 0 {
+		v, err := c.Version(ctx)
+		if err != nil {
+			return nil, err
+		}
+		if v.AtLeast(3, 7) {
+			args = append(args, "-S")
+		}
+	}
+	return args, nil
 }
 
 // removeFiles removes a frame's files before anything was typed.
@@ -410,6 +508,9 @@ type frame struct {
 	pane PaneInfo
 	m    frameMarkers
 	res  *RunResult
+	// rec is what tmx knows of the pane's shell (nil for a resumed run:
+	// its record is read again).
+	rec *shellRecord
 	// startAbs is the absolute row the start marker was printed at or
 	// below.
 	startAbs  int
@@ -417,15 +518,27 @@ type frame struct {
 	// ff are the frame's script and claim files; nil for a resumed run,
 	// known to have started.
 	ff *frameFiles
+	// typedLine is the line typed (empty for a resumed run).
+	typedLine string
+	// inputBefore is how much unread input the pane's terminal held just
+	// before the line was typed (inputKnown: whether that could be read);
+	// readBefore how many bytes the shell had read (-1: unknown), and
+	// typedBytes how many tmx typed.
+	inputBefore int
+	inputKnown  bool
+	readBefore  int64
+	typedBytes  int
 	// typedAt is when the line was typed (just before); zero for a
-	// resumed run of an older tmx's token.
-	typedAt time.Time
+	// resumed run of an older tmx's token. markerAt is when tmx first saw
+	// the start marker (zero until then): the frame's job started between
+	// the two.
+	typedAt, markerAt time.Time
 	// startSeen is true once a capture held the start marker; bufGone once
-	// the claim was found taken (the frame began), and bufChecked once that
-	// was asked.
+	// the claim was found taken by the frame (the frame began), and
+	// bufChecked once that was asked.
 	startSeen, bufGone, bufChecked bool
-	// notStarted is true when the frame is known never to start: its
-	// buffer was deleted before the frame read it.
+	// notStarted is true when the frame is known never to start: tmx took
+	// its claim.
 	notStarted bool
 	// stoppedGroup is the process group of the frame's job once it was
 	// found stopped.
@@ -440,6 +553,16 @@ type frame struct {
 // started reports whether the frame is known to have started.
 func (f *frame) started() bool { return f.ff == nil || f.startSeen || f.bufGone }
 
+// sawStart notes that the start marker is in lines.
+func (f *frame) sawStart(lines []string) {
+	if !f.startSeen && f.m.hasStart(lines) {
+		f.startSeen = true
+		if f.markerAt.IsZero() {
+			f.markerAt = time.Now()
+		}
+	}
+}
+
 // await waits until the end marker is on the pane, the deadline passes,
 // the frame is found not to have started, or the pane or server goes away
 // (setting res.PaneExited or res.ServerGone). It returns the last capture,
@@ -448,6 +571,10 @@ func (f *frame) started() bool { return f.ff == nil || f.startSeen || f.bufGone 
 // client, and reaps it. A wake-up without the end marker (a server
 // shutting down wakes every wait-for client) is checked, and the wait
 // resumes if the pane and server are still there.
+//
+// Until the frame is known to have started, it looks (often at first,
+// then less: startCheckMax) at whether it has, or whether the shell read
+// the line without running it (see checkStart).
 func (f *frame) await(ctx, deadline context.Context, waiter <-chan waiterResult) (lines []string, found bool, pending <-chan waiterResult) {
 	c, p, res, m := f.c, f.pane, f.res, f.m
 	every := f.heartbeat
@@ -456,11 +583,13 @@ func (f *frame) await(ctx, deadline context.Context, waiter <-chan waiterResult)
 	}
 	heartbeat := time.NewTicker(every)
 	defer heartbeat.Stop()
+	var startTimer *time.Timer
 	var startCheck <-chan time.Time
+	startEvery := time.Millisecond
 	if !f.started() {
-		t := time.NewTimer(startGrace)
-		defer t.Stop()
-		startCheck = t.C
+		startTimer = time.NewTimer(startEvery)
+		defer startTimer.Stop()
+		startCheck = startTimer.C
 	}
 	for {
 		select {
@@ -507,9 +636,15 @@ func (f *frame) await(ctx, deadline context.Context, waiter <-chan waiterResult)
 			lines, found = f.final(ctx, lines)
 			return lines, found, nil
 		case <-startCheck:
-			startCheck = nil
-			if l, ok := f.checkStart(ctx); !ok {
+			l, decided, ok := f.checkStart(ctx)
+			switch {
+			case decided && !ok:
 				return l, false, waiter
+			case decided:
+				startCheck = nil
+			default:
+				startEvery = min(2*startEvery, startCheckMax)
+				startTimer.Reset(startEvery)
 			}
 		case <-heartbeat.C:
 			var historySize int
@@ -521,9 +656,7 @@ func (f *frame) await(ctx, deadline context.Context, waiter <-chan waiterResult)
 			// of a wait-for client that was killed (an earlier wait for
 			// this run), and that takes the signal. Look for the end too.
 			if l, err := f.read(ctx, historySize, nil); err == nil {
-				if m.hasStart(l) {
-					f.startSeen = true
-				}
+				f.sawStart(l)
 				if m.hasEnd(l) {
 					return l, true, waiter
 				}
@@ -537,37 +670,81 @@ func (f *frame) await(ctx, deadline context.Context, waiter <-chan waiterResult)
 	}
 }
 
-// checkStart looks, startGrace after the line was typed, at whether the
-// frame started: its start marker is in the pane, or its buffer was read.
-// A buffer still there was never read: deleting it makes sure the frame
-// never starts (a late line evals nothing), and ok is false. A buffer read
-// without a start marker, while the shell is back at its prompt, means the
-// typed line ran without starting the frame (the shell mangled it): ok is
-// false too. Otherwise the wait goes on.
-func (f *frame) checkStart(ctx context.Context) (lines []string, ok bool) {
+// startCheckMax is the longest pause between two looks at whether a
+// frame started.
+const startCheckMax = 200 * time.Millisecond
+
+// checkStart looks at whether the frame started: its start marker is in
+// the pane, or the frame took its claim (decided, ok). When neither, it
+// looks at whether the shell has read the typed line without running it
+// (see consumed): something in the pane then took the keys as something
+// else (a line editor's mode, a widget, a continuation of the user's
+// unfinished command, a function standing in for the builtin that
+// sources the frame), tmx takes the claim, so a late run of the line
+// starts nothing, and the frame is not started (decided, not ok).
+// Otherwise nothing is decided: the line waits in the terminal (the shell
+// still reads its startup files or runs its prompt hook), or the shell is
+// running it, and the wait goes on, bounded by the run's deadline alone.
+func (f *frame) checkStart(ctx context.Context) (lines []string, decided, ok bool) {
+	if taken, known := f.ff.claimTaken(); known && taken {
+		f.bufGone = true
+		return nil, true, true
+	}
+	if !f.consumed() {
+		return nil, false, false
+	}
 	l, err := f.read(ctx, -1, nil)
-	if err == nil && f.m.hasStart(l) {
-		f.startSeen = true
-		return l, true
+	if err != nil {
+		return nil, false, false
+	}
+	if f.sawStart(l); f.startSeen || f.m.hasEnd(l) {
+		return l, true, true
+	}
+	// The line shows (echoed as it was read: its run id, or half of it,
+	// when a key binding changed some of its characters), and, looked at
+	// again after it showed, the shell has read all of it and is back at
+	// its prompt.
+	if !f.echoed(l) || !f.consumed() {
+		return l, false, false
 	}
 	started, known := f.ff.takeClaim()
 	f.bufChecked = known
 	switch {
 	case !known:
-		return l, true
-	case !started:
-		f.notStarted = true
-		return l, false
+		return l, false, false
+	case started:
+		f.bufGone = true
+		return l, true, true
 	}
-	f.bufGone = true
-	name, kind := paneShell(f.pane)
-	if probePrompt(f.pane.PanePID, f.pane.PaneTTY, kind, name).AtPrompt == Yes {
-		if l, err := f.read(ctx, -1, nil); err == nil && !f.m.hasStart(l) && !f.m.hasEnd(l) {
-			f.bufGone, f.notStarted = false, true
-			return l, false
+	f.notStarted = true
+	return l, true, false
+}
+
+// echoed reports whether lines show the typed line: the run id in the
+// name of its script, or either half of it.
+func (f *frame) echoed(lines []string) bool {
+	id := strings.TrimSuffix(strings.TrimPrefix(filepath.Base(f.ff.script), "run-"), ".sh")
+	text := strings.Join(lines, "\n")
+	return strings.Contains(text, id[:len(id)/2]) || strings.Contains(text, id[len(id)/2:])
+}
+
+// consumed reports whether, as far as /proc tells, the pane's shell has
+// read everything tmx typed and is back at its own prompt: the terminal
+// holds no more unread input than before the typing, the shell has read
+// at least as many bytes since as tmx typed (where /proc/<pid>/io can be
+// read), and it sleeps reading its terminal at its prompt. A shell that
+// runs the line is not at its prompt until the frame has ended.
+func (f *frame) consumed() bool {
+	if pending, known := tmux.TTYPending(f.pane.PaneTTY); known && f.inputKnown && pending > f.inputBefore {
+		return false
+	}
+	if f.readBefore >= 0 {
+		if n, ok := tmux.ReadChars(f.pane.PanePID); ok && n-f.readBefore < int64(f.typedBytes) {
+			return false
 		}
 	}
-	return l, true
+	name, kind := paneShell(f.pane)
+	return probePrompt(f.pane.PanePID, f.pane.PaneTTY, kind, name, f.rec).AtPrompt == Yes
 }
 
 // finish fills in a run's result from its last capture: output, exit
@@ -584,7 +761,7 @@ func (f *frame) finish(ctx context.Context, lines []string, found bool, o RunOpt
 	res.HistoryOverflow = overflow
 	if found {
 		res.ExitStatus = &status
-		if !f.shellLives() {
+		if !f.afterEnd() {
 			res.PaneExited = true
 		}
 	} else if !res.ServerGone && !res.PaneExited && !res.EndLost && !res.Stopped && !f.notStarted {
@@ -612,7 +789,7 @@ func (f *frame) finish(ctx context.Context, lines []string, found bool, o RunOpt
 	secs := o.Timeout.Seconds()
 	switch {
 	case f.notStarted:
-		res.Note = fmt.Sprintf("the shell in pane %s did not run tmx's line as typed within %gs (something in the pane took or changed the keys), so the command did not start and now never will; look at the pane before retrying", res.PaneID, startGrace.Seconds())
+		res.Note = fmt.Sprintf("the shell in pane %s read tmx's line but did not run it as typed (something in the pane took the keys as something else: a line editor's mode, a widget, the rest of an unfinished command), so the command did not start and now never will; look at the pane before retrying", res.PaneID)
 	case found && res.PaneExited:
 		res.Note = "the command ended, and then the pane's shell exited: the pane is gone"
 	case res.Stopped:
@@ -655,28 +832,42 @@ func (f *frame) finish(ctx context.Context, lines []string, found bool, o RunOpt
 	}
 }
 
-// shellLives reports, once a run's end line was seen, whether the pane's
-// shell is still alive: it waits (at most shellBackWait) until the shell
-// has its terminal back from the frame's subshell and is asleep again (at
-// its prompt, its post-command work done: a shell that died of the
-// frame's status would have died before that). true where /proc cannot
-// tell, or when the bound passes with the shell alive but busy.
-func (f *frame) shellLives() bool {
+// afterEnd looks, once a run's end line was seen, at the pane's shell:
+// whether it lives, and, when it is back at its prompt soon enough (within
+// shellBackWait), where its prompt reads: the frame ran as a command at
+// the shell's top-level prompt, so the shell's next read at a prompt is
+// that prompt's, and the record learns it (see [shellRecord]). It notes
+// the frame's end in the record. A shell that died of the frame's status
+// would have died before it was asleep again at its prompt. true where
+// /proc cannot tell, or when the bound passes with the shell alive but
+// busy (its prompt hook runs: the record's End tells the next run).
+func (f *frame) afterEnd() bool {
 	pid := f.pane.PanePID
+	if f.rec != nil {
+		f.rec.End = time.Now().UnixMilli()
+	}
 	if pid <= 0 {
 		return true
 	}
+	name, kind := paneShell(f.pane)
 	end := time.Now().Add(shellBackWait)
 	for {
 		if !tmux.Alive(pid) {
 			return false
 		}
-		st, ok := tmux.ReadStat(pid)
-		if !ok {
-			return true
-		}
-		if st.Tpgid == st.Pgrp {
-			if s := tmux.ReadStatus(pid); !s.OK || s.State == 'S' && !s.WaitsForChild() {
+		switch ps := probePrompt(pid, f.pane.PaneTTY, kind, name, nil); ps.AtPrompt {
+		case Yes:
+			if f.rec != nil {
+				f.rec.learn(ps.SP)
+				f.rec.sawPrompt(time.Now(), true)
+			}
+			return tmux.Alive(pid)
+		case Unknown:
+			st, ok := tmux.ReadStat(pid)
+			if !ok {
+				return true
+			}
+			if s := tmux.ReadStatus(pid); st.Tpgid == st.Pgrp && (!s.OK || s.State == 'S' && !s.WaitsForChild()) {
 				return tmux.Alive(pid)
 			}
 		}
@@ -684,6 +875,13 @@ func (f *frame) shellLives() bool {
 			return tmux.Alive(pid)
 		}
 		time.Sleep(200 * time.Microsecond)
+	}
+}
+
+// saveRecord stores what the run learnt of the pane's shell.
+func (f *frame) saveRecord(ctx context.Context) {
+	if f.rec != nil && !f.res.ServerGone {
+		f.c.saveShellRecord(ctx, f.pane.PaneID, *f.rec)
 	}
 }
 
@@ -713,7 +911,7 @@ func (c *Client) Resume(ctx context.Context, snap *Snapshot, token string, o Run
 	}
 	id := t.paneID()
 	res := &RunResult{PaneID: id, EffectiveTimeoutSeconds: o.Timeout.Seconds(), RunID: hex.EncodeToString(t.Nonce[:])}
-	f := &frame{c: c, res: res, m: t.markers(), startAbs: t.StartAbs, heartbeat: o.Heartbeat, typedAt: t.TypedAt}
+	f := &frame{c: c, res: res, m: t.markers(), startAbs: t.StartAbs, heartbeat: o.Heartbeat, typedAt: t.TypedAt, markerAt: t.MarkerAt}
 	if ef, err := c.exactFilesFor(res.RunID); err == nil && ef.exists() {
 		f.exact = &ef
 	} else {
@@ -722,6 +920,8 @@ func (c *Client) Resume(ctx context.Context, snap *Snapshot, token string, o Run
 	p := snap.Pane(id, "")
 	if p != nil {
 		f.pane = *p
+		rec := recordOf(*p)
+		f.rec = &rec
 	} else {
 		f.pane = PaneInfo{PaneFields: PaneFields{PaneID: id}}
 	}
@@ -748,7 +948,11 @@ func (c *Client) Resume(ctx context.Context, snap *Snapshot, token string, o Run
 	case p == nil || p.PanePID != t.PanePID || p.PaneDead:
 		res.PaneExited = true
 	default:
-		deadline, cancel := context.WithTimeout(ctx, o.Timeout)
+		since := o.Since
+		if since.IsZero() {
+			since = began
+		}
+		deadline, cancel := context.WithDeadline(ctx, since.Add(o.Timeout))
 		var pending <-chan waiterResult
 		lines, found, pending = f.await(ctx, deadline, c.startWaiter(deadline, f.m.channel, *p))
 		cancel()
@@ -758,6 +962,7 @@ func (c *Client) Resume(ctx context.Context, snap *Snapshot, token string, o Run
 		}
 	}
 	f.finish(ctx, lines, found, o)
+	f.saveRecord(ctx)
 	if res.PaneExited && !found {
 		res.Note = "the pane's program exited, or the pane was respawned, and the command's end line is not in the pane: its exit status is lost"
 	}
@@ -778,7 +983,7 @@ func (c *Client) Resume(ctx context.Context, snap *Snapshot, token string, o Run
 // end line after all.
 func (f *frame) endedUnseen(ctx context.Context) (lines []string, found, over bool) {
 	name, kind := paneShell(f.pane)
-	if probePrompt(f.pane.PanePID, f.pane.PaneTTY, kind, name).AtPrompt != Yes {
+	if probePrompt(f.pane.PanePID, f.pane.PaneTTY, kind, name, f.rec).AtPrompt != Yes {
 		return nil, false, false
 	}
 	reread := func(d time.Duration) bool {
@@ -811,11 +1016,12 @@ func (f *frame) endedUnseen(ctx context.Context) (lines []string, found, over bo
 // job reports whether the frame's job is alive in the pane's shell,
 // whether it is stopped, and its process group. Job control gives the
 // frame's subshell, and the command inside it, a process group of its
-// own: the shell's job whose oldest living process started just after
-// the frame's line was typed (a job from before the run is older, a later
-// job of the shell's younger), alive while any of them has not exited,
-// its leader or not. All zero when the moment of typing is unknown (a
-// token of an older tmx) or /proc cannot tell.
+// own: the shell's job whose oldest living process started after the
+// frame's line was typed and, once tmx saw the start marker (which the
+// frame prints from that job), before that (a job from before the run is
+// older, a later job of the shell's younger), alive while any of them has
+// not exited, its leader or not. All zero when the moment of typing is
+// unknown (a token of an older tmx) or /proc cannot tell.
 func (f *frame) job() (alive, stopped bool, pgrp int) {
 	if f.typedAt.IsZero() {
 		return false, false, 0
@@ -831,13 +1037,15 @@ func (f *frame) job() (alive, stopped bool, pgrp int) {
 		}
 		// Read right after the age, not before the walk of /proc, which
 		// takes long on a loaded machine. Process start times are in
-		// clock ticks (10 ms), and so is /proc/uptime: allow two. The
-		// frame forks its job within startGrace of the typing, or never
-		// (tmx takes the claim): a job started later is another one.
-		since := time.Since(f.typedAt)
-		if age <= since+20*time.Millisecond && age >= since-startGrace-time.Second {
-			return true, g.Stopped, g.Pgrp
+		// clock ticks (10 ms), and so is /proc/uptime: allow two.
+		const tick = 20 * time.Millisecond
+		if age > time.Since(f.typedAt)+tick {
+			continue // older than the typing
 		}
+		if !f.markerAt.IsZero() && age < time.Since(f.markerAt)-tick {
+			continue // younger than the start marker
+		}
+		return true, g.Stopped, g.Pgrp
 	}
 	return false, false, 0
 }

@@ -5,6 +5,7 @@ package client
 // lock of each pane.
 
 import (
+	"context"
 	"encoding/base64"
 	"fmt"
 	"os"
@@ -206,22 +207,36 @@ func (ff frameFiles) write(script string) error {
 // takeClaim creates the run's claim file exclusively, as the frame does
 // before it runs the command: started is true when the frame had created
 // it (the command began); false when tmx did, and then the frame never
-// starts, and the script is replaced by an empty one, so a late line runs
-// nothing and the command's text is gone. known is false when the claim
-// could not be tried.
+// starts, and the script is replaced by ff.claimed (see [frameText]), so
+// a late line runs no command, still leaves the shell's history and $?
+// as they were, and the command's text is gone. known is false when the
+// claim could not be tried.
 func (ff *frameFiles) takeClaim() (started, known bool) {
 	f, err := os.OpenFile(ff.claim, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
 	switch {
 	case err == nil:
 		f.Close()
 		tmp := ff.script + ".tmp"
-		if os.WriteFile(tmp, []byte(":\n"), 0o600) == nil {
+		if os.WriteFile(tmp, []byte(ff.claimed), 0o600) == nil {
 			os.Rename(tmp, ff.script)
 		}
 		ff.claimedByTmx = true
 		return false, true
 	case os.IsExist(err):
 		return true, true
+	}
+	return false, false
+}
+
+// claimTaken reports, without taking it, whether the frame took its claim
+// (the command began); known is false when that cannot be told.
+func (ff *frameFiles) claimTaken() (taken, known bool) {
+	_, err := os.Lstat(ff.claim)
+	switch {
+	case err == nil:
+		return !ff.claimedByTmx, true
+	case os.IsNotExist(err):
+		return false, true
 	}
 	return false, false
 }
@@ -242,10 +257,12 @@ func (ff *frameFiles) remove() {
 // lockPane takes the run lock of pane p of the server at socket: a file
 // of tmx's private directory, pane-SOCKETHASH-N.lock, held with flock(2)
 // while a run checks the pane, types into it and waits, so that two runs
-// into one pane at once do not type into each other's command. It waits
-// at most d for a run that holds it. It returns the function that lets
-// it go. Errors: pane_busy (another run holds it), config_error.
-func (c *Client) lockPane(socket string, p PaneInfo, d time.Duration) (func(), error) {
+// into one pane at once do not type into each other's command. A run that
+// finds it held waits for it until deadline (the other run's end lets it
+// go): runs into one pane take turns. It returns the function that lets
+// it go. Errors: pane_busy (another run held it past deadline),
+// config_error.
+func (c *Client) lockPane(ctx context.Context, socket string, p PaneInfo, deadline time.Time) (func(), error) {
 	dir, err := c.stateDir()
 	if err != nil {
 		return nil, err
@@ -255,15 +272,16 @@ func (c *Client) lockPane(socket string, p PaneInfo, d time.Duration) (func(), e
 	if err != nil {
 		return nil, tmxerr.Wrap(tmxerr.ConfigError, err, "cannot open the pane's run lock: %v", err)
 	}
-	for end := time.Now().Add(d); ; time.Sleep(5 * time.Millisecond) {
+	for delay := time.Millisecond; ; delay = min(2*delay, 50*time.Millisecond) {
 		err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB)
 		if err == nil {
 			return func() { f.Close() }, nil
 		}
-		if err != syscall.EWOULDBLOCK || time.Now().After(end) {
+		if err != syscall.EWOULDBLOCK || !time.Now().Before(deadline) || ctx.Err() != nil {
 			f.Close()
 			return nil, tmxerr.Errorf(tmxerr.PaneBusy, "another tmx run is typing into or waiting on pane %s", p.PaneID).
 				WithFix("busy_job")
 		}
+		time.Sleep(delay)
 	}
 }

@@ -25,16 +25,18 @@ type RunToken struct {
 	// are in files until a result returns them.
 	Exact bool
 	// TypedAt is when the frame's line was typed, to the millisecond;
-	// zero in a token of an older tmx. It tells the frame's job from the
-	// shell's older ones.
-	TypedAt time.Time
+	// zero in a token of an older tmx. MarkerAt is when the run first saw
+	// the frame's start marker (zero: not seen). The frame's job started
+	// between the two, which tells it from the shell's other jobs.
+	TypedAt, MarkerAt time.Time
 }
 
 // Flags of a token's last byte, left out when none is set (a token of an
 // older tmx ends with the exact flag or nothing).
 const (
-	tokenExact   = 1 << 0
-	tokenTypedAt = 1 << 1 // followed by TypedAt, Unix milliseconds (varint)
+	tokenExact    = 1 << 0
+	tokenTypedAt  = 1 << 1 // followed by TypedAt, Unix milliseconds (varint)
+	tokenMarkerAt = 1 << 2 // then by MarkerAt, Unix milliseconds (varint)
 )
 
 const runTokenPrefix = "r1."
@@ -52,11 +54,17 @@ func (t *RunToken) Encode(k *CursorKey) string {
 	if !t.TypedAt.IsZero() {
 		flags |= tokenTypedAt
 	}
+	if !t.MarkerAt.IsZero() {
+		flags |= tokenMarkerAt
+	}
 	if flags != 0 {
 		b = append(b, flags)
 	}
 	if !t.TypedAt.IsZero() {
 		b = binary.AppendVarint(b, t.TypedAt.UnixMilli())
+	}
+	if !t.MarkerAt.IsZero() {
+		b = binary.AppendVarint(b, t.MarkerAt.UnixMilli())
 	}
 	return k.seal(runTokenPrefix, b)
 }
@@ -81,12 +89,17 @@ func DecodeRunToken(s string, k *CursorKey) (*RunToken, error) {
 	t.StartAbs = int(r.i())
 	if len(r.b) > 0 {
 		flags := r.b[0]
-		if flags == 0 || flags&^(tokenExact|tokenTypedAt) != 0 {
+		if flags == 0 || flags&^(tokenExact|tokenTypedAt|tokenMarkerAt) != 0 {
 			return nil, damaged("resume token", resumeHint)
 		}
 		t.Exact, r.b = flags&tokenExact != 0, r.b[1:]
 		if flags&tokenTypedAt != 0 {
 			if t.TypedAt = time.UnixMilli(r.i()); t.TypedAt.IsZero() {
+				return nil, damaged("resume token", resumeHint)
+			}
+		}
+		if flags&tokenMarkerAt != 0 {
+			if t.MarkerAt = time.UnixMilli(r.i()); t.MarkerAt.IsZero() {
 				return nil, damaged("resume token", resumeHint)
 			}
 		}

@@ -2,7 +2,10 @@ package client
 
 import (
 	"context"
+	"os"
+	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -35,20 +38,23 @@ func triOf(b bool) Tri {
 // promptState is what /proc and the pane's terminal say about a pane's
 // shell: whether it waits at its prompt, and if not, what holds the pane.
 type promptState struct {
-	// AtPrompt is Yes when the shell waits for a command line: its process
-	// group holds the terminal, it runs no command string or script, and
-	// its line editor has the terminal in non-canonical mode (bash's
-	// readline, zsh's zle and fish's reader all clear ICANON while they
-	// read a line, and set it back before running a command, so a shell
-	// busy with a builtin loop, a `read`, or its startup files shows a
-	// canonical terminal). For a shell without a line editor (dash), the
-	// terminal stays canonical at the prompt: there the shell asleep on
-	// its terminal counts as at the prompt. Unknown where /proc or the
-	// terminal cannot be read, or for a line-editing shell whose editor is
-	// off (bash --noediting reads its prompt like `read` does).
+	// AtPrompt is Yes when the shell waits for a command line at its own
+	// prompt: its process group holds the terminal, it runs no command
+	// string or script, it waits for no child, and it sleeps reading its
+	// terminal. Where the shell's record knows the stack depth of its
+	// top-level prompt read (see [shellRecord]), the read must be made
+	// there. Otherwise its line editor having the terminal in
+	// non-canonical mode counts (bash's readline, zsh's zle and fish's
+	// reader all clear ICANON while they read a line, and set it back
+	// before running a command), and for a shell without a line editor
+	// (dash) a canonical terminal does. Unknown where /proc or the
+	// terminal cannot be read, or for a line-editing shell asleep with a
+	// canonical terminal where tmx cannot see what it waits on (bash
+	// --noediting reads its prompt like `read` does).
 	AtPrompt Tri
 	// What names what holds the pane when AtPrompt is No: the foreground
-	// job's command, a command string, or a script.
+	// job's command, a command string, or a script; the shell's name when
+	// it is busy itself (its startup files, a prompt hook, a builtin).
 	What string
 	// Editing is true when a line editor is reading (non-canonical
 	// terminal), so keys reach it one by one.
@@ -56,11 +62,22 @@ type promptState struct {
 	// Job is true when another process group (a job of the shell) holds
 	// the terminal.
 	Job bool
+	// Prompting is true (with AtPrompt No) when the shell itself reads
+	// its terminal, but not at its own prompt: a continuation line, the
+	// read builtin, a question such as zsh's "correct 'sl' to 'ls'
+	// [nyae]?", an incremental search. What it reads is an answer, and
+	// nothing tmx types may become one.
+	Prompting bool
+	// SP is the stack pointer of the shell's blocking call when it reads
+	// its terminal (0 when unknown).
+	SP uint64
 }
 
 // probePrompt reads the prompt state of the shell pid on terminal tty
-// (pane_pid and pane_tty). kind tells whether the shell has a line editor.
-func probePrompt(pid int, tty string, kind shellKind, name string) promptState {
+// (pane_pid and pane_tty). kind tells whether the shell has a line editor;
+// rec, when not nil, is what tmx learnt of this shell (see
+// [shellRecord]).
+func probePrompt(pid int, tty string, kind shellKind, name string, rec *shellRecord) promptState {
 	if pid <= 0 {
 		return promptState{AtPrompt: Unknown}
 	}
@@ -80,25 +97,95 @@ func probePrompt(pid int, tty string, kind shellKind, name string) promptState {
 	if what, running := tmux.RunningCommand(pid); running {
 		return promptState{AtPrompt: No, What: what}
 	}
+	st := tmux.ReadStatus(pid)
+	if st.OK && (st.State != 'S' || st.WaitsForChild()) {
+		// Running, or waiting for a child of its own group (a startup
+		// file's command without job control, a prompt hook's command
+		// substitution, a line editor's widget running fzf): whatever the
+		// terminal's mode says, the shell is not reading it.
+		return promptState{AtPrompt: No, What: name}
+	}
 	lflag, ok := tmux.TTYLflag(tty)
 	if !ok {
 		// The terminal cannot be read (another user's pane): the
 		// foreground group is all that is known.
 		return promptState{AtPrompt: Unknown}
 	}
-	if lflag&syscall.ICANON == 0 {
-		return promptState{AtPrompt: Yes, Editing: true}
+	editing := lflag&syscall.ICANON == 0
+	if sc, ok := readSyscall(pid); ok && st.OK {
+		if editorOff(pid, name) {
+			name = "sh" // reads its prompt like a shell without a line editor
+		}
+		if ps, known := readingState(pid, tty, name, sc, editing, rec); known {
+			return ps
+		}
 	}
-	st := tmux.ReadStatus(pid)
 	switch {
-	case st.State != 'S' || st.WaitsForChild():
-		// Running, or waiting for a child of its own group (a startup
-		// file's command without job control).
-		return promptState{AtPrompt: No, What: name}
+	case editing:
+		return promptState{AtPrompt: Yes, Editing: true}
+	case !st.OK:
+		return promptState{AtPrompt: Unknown}
 	case hasLineEditor(name):
 		return promptState{AtPrompt: Unknown}
 	}
 	return promptState{AtPrompt: Yes}
+}
+
+// readSyscall is tmux.ReadSyscall; tests replace it to see what tmx does
+// where /proc/<pid>/syscall cannot be read.
+var readSyscall = tmux.ReadSyscall
+
+// editorOff reports whether the shell pid was started with its line
+// editor off (bash --noediting), so that it reads its prompt line by line
+// from a canonical terminal, as the read builtin does.
+func editorOff(pid int, name string) bool {
+	if name != "bash" {
+		return false
+	}
+	b, err := os.ReadFile(filepath.Join("/proc", strconv.Itoa(pid), "cmdline"))
+	return err == nil && slices.Contains(strings.Split(string(b), "\x00"), "--noediting")
+}
+
+// readingState is the prompt state of a shell asleep in the system call sc
+// (see [tmux.Syscall]), with its terminal in non-canonical mode when
+// editing; known is false when the call says nothing tmx can use (then
+// the terminal's mode alone decides). With a record that knows where the
+// shell's prompt reads, a read elsewhere is an answer being read
+// (Prompting), or, when it gives up after a timeout, a line editor
+// between two keys of a sequence (busy for a moment). Without one, the
+// shell's line editor reading counts as its prompt, as does a shell
+// without a line editor reading its terminal; a line-editing shell
+// reading its terminal line by line is the read builtin or a question.
+func readingState(pid int, tty, name string, sc tmux.Syscall, editing bool, rec *shellRecord) (ps promptState, known bool) {
+	wait, fd, timed := sc.Wait()
+	switch {
+	case wait == tmux.WaitUnknown:
+		return promptState{}, false
+	case wait == tmux.WaitRead && tmux.FDTarget(pid, fd) != tty:
+		// Asleep reading something else: a prompt hook's pipe (a prompt
+		// that asks a daemon for its git status), a file.
+		return promptState{AtPrompt: No, What: name}, true
+	}
+	sp := sc.SP
+	if timed {
+		sp = 0 // not a place the prompt reads at for good
+	}
+	learned := rec != nil && len(rec.Prompt) > 0
+	switch {
+	case learned && rec.knows(sc.SP):
+		return promptState{AtPrompt: Yes, Editing: editing, SP: sc.SP}, true
+	case learned && timed:
+		return promptState{AtPrompt: No, What: name}, true
+	case learned:
+		return promptState{AtPrompt: No, What: name, Prompting: true, SP: sc.SP}, true
+	case editing:
+		return promptState{AtPrompt: Yes, Editing: true, SP: sp}, true
+	case wait == tmux.WaitRead && hasLineEditor(name):
+		return promptState{AtPrompt: No, What: name, Prompting: true, SP: sc.SP}, true
+	case wait == tmux.WaitRead:
+		return promptState{AtPrompt: Yes, SP: sp}, true
+	}
+	return promptState{}, false
 }
 
 // unknownSettle is how long a young shell must sleep without waking
@@ -118,6 +205,7 @@ type promptWatch struct {
 	pid       int
 	tty, name string
 	kind      shellKind
+	rec       *shellRecord
 	young     bool
 	since     time.Time // when the current Unknown run began
 	switches  int
@@ -125,8 +213,8 @@ type promptWatch struct {
 }
 
 // newPromptWatch watches the shell of p.
-func newPromptWatch(p PaneInfo, kind shellKind, name string) *promptWatch {
-	w := &promptWatch{pid: p.PanePID, tty: p.PaneTTY, kind: kind, name: name}
+func newPromptWatch(p PaneInfo, kind shellKind, name string, rec *shellRecord) *promptWatch {
+	w := &promptWatch{pid: p.PanePID, tty: p.PaneTTY, kind: kind, name: name, rec: rec}
 	if age, ok := tmux.Age(p.PanePID); ok && age < startupWindow {
 		w.young = true
 	}
@@ -136,7 +224,7 @@ func newPromptWatch(p PaneInfo, kind shellKind, name string) *promptWatch {
 // probe returns the shell's prompt state, with an Unknown not yet steady
 // reported as No (What: the shell's name, as for a shell busy itself).
 func (w *promptWatch) probe() promptState {
-	ps := probePrompt(w.pid, w.tty, w.kind, w.name)
+	ps := probePrompt(w.pid, w.tty, w.kind, w.name, w.rec)
 	if ps.AtPrompt != Unknown || !w.young {
 		w.inUnknown = false
 		return ps
@@ -164,7 +252,7 @@ func hasLineEditor(name string) bool {
 	return false
 }
 
-// lineResetKeys clear the command line of bash's readline and zsh's zle in
+// lineReset clears the command line of bash's readline and zsh's zle in
 // every state, leaving the editing mode as it was: Escape S puts a
 // vi-mode line into command mode and substitutes the whole line (empty,
 // in insert mode); in emacs mode Escape S is M-S (unbound in readline,
@@ -174,51 +262,57 @@ func hasLineEditor(name string) bool {
 // cursor, so a key bound to a command of the user's (bind -x on C-e, say)
 // is less likely in the way. Measured on bash 5.2 and zsh 5.9 with text
 // on the line, the cursor moved left, an Escape pending, an incremental
-// search (C-r), C-a, C-k and a digit argument, in both modes, sent as tmx
-// sends them (in one tmux command with the line that follows).
-var lineResetKeys = []string{"Escape", "S", "C-u", "C-k", "C-u"}
+// search (C-r), C-a, C-k and a digit argument, in both modes, delivered
+// in one write with the line that follows. They are the bytes those keys
+// send (Escape S C-u C-k C-u).
+const lineReset = "\x1bS\x15\x0b\x15"
 
 // resetLine prepares the command line of the shell of p, at its prompt,
-// for typed input. For bash and zsh it returns keys to send first
-// ([lineResetKeys]): keys travel in order with what follows, so nothing
-// is waited for, and neither is sent SIGINT, which sets $? to 130, so that
-// under errexit (bash set -e, zsh ERR_EXIT) a PROMPT_COMMAND or precmd
-// returning the status it found (as prompt tools' hooks do) fails and ends
-// the shell. fish (no errexit) is reset with SIGINT
-// ([resetLineEditor]) and gets no keys. It reports whether the line was
-// reset.
+// for typed input. For bash and zsh it returns bytes to deliver first,
+// in the same write as the line ([lineReset]): they travel in order with
+// what follows, so nothing is waited for, and neither is sent SIGINT,
+// which sets $? to 130, so that under errexit (bash set -e, zsh ERR_EXIT)
+// a PROMPT_COMMAND or precmd returning the status it found (as prompt
+// tools' hooks do) fails and ends the shell. fish (no errexit) is reset
+// with SIGINT ([resetLineEditor]) and gets no bytes. It reports whether
+// the line was reset.
 //
 // A continuation prompt is told by the line the cursor is on: bash's and
 // zsh's default PS2 ("> ", zsh's "dquote> ", "for> " ...). There the keys
 // would leave the lines before it pending, and the typed line would end
 // the user's half-typed command as its arguments, so the shell gets
-// SIGINT, which cancels the whole command. A custom PS2 is not told: the
-// typed line then joins the pending lines, and a run comes back
-// started: false.
+// SIGINT, which cancels the whole command. A custom PS2 is told by where
+// the shell reads it (see [shellRecord]), once tmx knows where its prompt
+// reads; before that, the typed line may join the pending lines, and a
+// run comes back started: false.
 //
 // Error: pane_exited when the shell is gone after the reset (it ended
 // since it was probed, or on the signal: a shell whose prompt hook fails
 // on the status SIGINT leaves, under errexit). Then nothing may be typed
 // or pasted: tmux 3.3a's server crashes pasting into a pane whose program
 // has exited.
-func (c *Client) resetLine(ctx context.Context, p PaneInfo, editing bool) (keys []string, reset bool, err error) {
+func (c *Client) resetLine(ctx context.Context, p PaneInfo, editing bool) (bytes string, reset bool, err error) {
 	name, _ := paneShell(p)
+	deadline, ok := ctx.Deadline()
+	if !ok {
+		deadline = time.Now().Add(resetWait)
+	}
 	switch {
 	case (name == "bash" || name == "zsh") && editing && !c.atContinuation(ctx, p):
-		keys, reset = lineResetKeys, true
+		bytes, reset = lineReset, true
 	case !editing && c.atContinuation(ctx, p):
 		// A shell without a line editor (dash) at a continuation prompt
 		// holds the lines before it in its parser, not in the terminal:
 		// flushing the terminal leaves them, and the typed line would
 		// finish them. SIGINT cancels them.
-		reset = resetLineEditor(p.PanePID, p.PaneTTY, false, true, resetWait)
+		reset = resetLineEditor(p.PanePID, p.PaneTTY, false, true, deadline)
 	default:
-		reset = resetLineEditor(p.PanePID, p.PaneTTY, editing, false, resetWait)
+		reset = resetLineEditor(p.PanePID, p.PaneTTY, editing, false, deadline)
 	}
 	if !tmux.Alive(p.PanePID) {
-		return nil, reset, tmxerr.Errorf(tmxerr.PaneExited, "pane %s's %s exited when tmx cleared its command line, as it would on a C-c at its prompt; nothing was typed", p.PaneID, name)
+		return "", reset, tmxerr.Errorf(tmxerr.PaneExited, "pane %s's %s exited when tmx cleared its command line, as it would on a C-c at its prompt; nothing was typed", p.PaneID, name)
 	}
-	return keys, reset, nil
+	return bytes, reset, nil
 }
 
 // continuationPrompt matches the start of a line that bash's or zsh's
@@ -258,17 +352,16 @@ const (
 // prompt (pending): such a shell holds them in its parser, and gets
 // SIGINT too.
 //
-// It then waits, at most d, until the shell has started its new line:
+// It then waits, until deadline at most, for the shell to start its new line:
 // the signal was taken, the shell has slept since, and its editor has the
 // terminal again (so keys sent now are not echoed by the terminal driver
 // while a slow PROMPT_COMMAND or precmd runs). It reports whether the
 // shell was reset; false when the shell ignores SIGINT or /proc cannot
 // tell, and then nothing was sent.
-func resetLineEditor(pid int, tty string, editing, pending bool, d time.Duration) bool {
+func resetLineEditor(pid int, tty string, editing, pending bool, deadline time.Time) bool {
 	if !editing && !pending {
 		return tmux.FlushTypeahead(tty)
 	}
-	end := time.Now().Add(d)
 	// A shell sets up its line editor in steps after the terminal goes
 	// non-canonical (fish 3.6 loads its key bindings then): a SIGINT in
 	// between cancels the rest, and fish is left reading keys it has no
@@ -281,7 +374,7 @@ func resetLineEditor(pid int, tty string, editing, pending bool, d time.Duration
 	if age, ok := tmux.Age(pid); ok && age < startupWindow {
 		settle = youngQuietSettle
 	}
-	for !quietFor(pid, settle) && time.Now().Before(end) {
+	for !quietFor(pid, settle) && time.Now().Before(deadline) {
 		time.Sleep(time.Millisecond)
 	}
 	before := tmux.ReadStatus(pid)
@@ -292,7 +385,7 @@ func resetLineEditor(pid int, tty string, editing, pending bool, d time.Duration
 	if syscall.Kill(pid, syscall.SIGINT) != nil {
 		return false
 	}
-	for end = time.Now().Add(d); time.Now().Before(end); {
+	for time.Now().Before(deadline) {
 		time.Sleep(200 * time.Microsecond)
 		st := tmux.ReadStatus(pid)
 		if !st.OK {

@@ -47,7 +47,7 @@ func TestProbePromptBeforeExec(t *testing.T) {
 			t.Fatal("the stand-in did not start")
 		}
 	}
-	ps := probePrompt(pid, "/dev/null", shellPOSIX, "bash")
+	ps := probePrompt(pid, "/dev/null", shellPOSIX, "bash", nil)
 	if ps.AtPrompt != No || ps.What != "tmux-child" {
 		t.Errorf("probePrompt of tmux's child before exec = %+v, want AtPrompt No, What tmux-child", ps)
 	}
@@ -58,6 +58,10 @@ func TestProbePromptBeforeExec(t *testing.T) {
 // its editor. For a young shell, promptWatch takes Unknown only once the
 // shell has slept that way for unknownSettle; an older shell's Unknown
 // stands at once.
+//
+// With /proc/<pid>/syscall, tmx sees where the shell waits, and bash
+// started with --noediting reads its prompt as a shell without a line
+// editor does: Yes.
 func TestPromptWatchSteadyUnknown(t *testing.T) {
 	tmuxBin, err := exec.LookPath("tmux")
 	if err != nil {
@@ -78,16 +82,28 @@ func TestPromptWatchSteadyUnknown(t *testing.T) {
 	f := strings.Fields(string(out))
 	pid, _ := strconv.Atoi(f[0])
 	p := PaneInfo{PaneFields: PaneFields{PanePID: pid, PaneTTY: f[1]}}
+	// Where /proc/<pid>/syscall cannot be read, only the terminal's mode
+	// says anything.
+	blind := func(int) (tmux.Syscall, bool) { return tmux.Syscall{}, false }
+	readSyscall = blind
+	t.Cleanup(func() { readSyscall = tmux.ReadSyscall })
 	// Wait for its prompt: asleep on its canonical terminal.
 	for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(5 * time.Millisecond) {
-		if tmux.Comm(pid) == "bash" && probePrompt(pid, p.PaneTTY, shellPOSIX, "bash").AtPrompt == Unknown {
+		if tmux.Comm(pid) == "bash" && probePrompt(pid, p.PaneTTY, shellPOSIX, "bash", nil).AtPrompt == Unknown {
 			break
 		}
 		if time.Now().After(deadline) {
 			t.Fatal("bash --noediting did not reach its prompt")
 		}
 	}
-	w := newPromptWatch(p, shellPOSIX, "bash")
+	if _, ok := tmux.ReadSyscall(pid); ok {
+		readSyscall = tmux.ReadSyscall
+		if ps := probePrompt(pid, p.PaneTTY, shellPOSIX, "bash", nil); ps.AtPrompt != Yes || ps.SP == 0 {
+			t.Errorf("bash --noediting at its prompt, its system call seen: %+v, want Yes with its stack pointer", ps)
+		}
+		readSyscall = blind
+	}
+	w := newPromptWatch(p, shellPOSIX, "bash", nil)
 	if !w.young {
 		t.Fatal("a shell started a moment ago is not young")
 	}

@@ -59,6 +59,9 @@ type PaneFields struct {
 	AlternateOn        bool   `json:"alternate_on"`
 	// IsCaller is true for the caller's own pane (see [Caller]).
 	IsCaller bool `json:"is_caller"`
+	// ShellRecord is the pane's @tmx_shell option: what tmx learnt about
+	// its shell (see shellRecord).
+	ShellRecord string `json:"-"`
 }
 
 // PaneInfo is one pane and the window and session it is linked into; its
@@ -140,6 +143,7 @@ var paneFields = []field{
 	{"history_size", func(p *PaneInfo, _ *Server, v string) { p.HistorySize = atoi(v) }},
 	{"history_limit", func(p *PaneInfo, _ *Server, v string) { p.HistoryLimit = atoi(v) }},
 	{"alternate_on", func(p *PaneInfo, _ *Server, v string) { p.AlternateOn = isOne(v) }},
+	{shellOption, func(p *PaneInfo, _ *Server, v string) { p.ShellRecord = v }},
 	// Server fields repeat on every row; they cost a few bytes a pane and
 	// save a second tmux call.
 	{"socket_path", func(_ *PaneInfo, s *Server, v string) { s.SocketPath = v }},

@@ -9,9 +9,6 @@ type Timing struct {
 	// PromptSettle bounds how long a run waits for a held pane's shell to
 	// be back at its prompt before it refuses the pane as busy (2 s).
 	PromptSettle time.Duration
-	// StartGrace is how long a run waits for its frame's start marker
-	// before it looks at why it is missing (2 s).
-	StartGrace time.Duration
 	// ResetWait bounds the wait for a shell to start its new line after
 	// its line editor was reset (2 s).
 	ResetWait time.Duration
@@ -34,7 +31,7 @@ func DefaultTiming() Timing { return defaultTiming }
 // CurrentTiming returns the timing in force.
 func CurrentTiming() Timing {
 	return Timing{
-		PromptSettle: promptSettle, StartGrace: startGrace, ResetWait: resetWait,
+		PromptSettle: promptSettle, ResetWait: resetWait,
 		SubmitWatch: submitWatch, PasteBracketWait: pasteBracketWait,
 		ReadyShellWait: readyShellWait, ReadyDrawWait: readyDrawWait,
 	}
@@ -50,7 +47,6 @@ func SetTiming(t Timing) {
 		}
 	}
 	set(&promptSettle, t.PromptSettle)
-	set(&startGrace, t.StartGrace)
 	set(&resetWait, t.ResetWait)
 	set(&submitWatch, t.SubmitWatch)
 	set(&pasteBracketWait, t.PasteBracketWait)

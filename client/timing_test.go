@@ -19,7 +19,7 @@ func TestSetTiming(t *testing.T) {
 	if got := CurrentTiming(); got != want {
 		t.Errorf("after SetTiming: %+v, want %+v", got, want)
 	}
-	if promptSettle != time.Millisecond || readyDrawWait != 2*time.Millisecond || startGrace != def.StartGrace {
-		t.Errorf("the variables the waits read: %v %v %v", promptSettle, readyDrawWait, startGrace)
+	if promptSettle != time.Millisecond || readyDrawWait != 2*time.Millisecond || resetWait != def.ResetWait {
+		t.Errorf("the variables the waits read: %v %v %v", promptSettle, readyDrawWait, resetWait)
 	}
 }

@@ -79,6 +79,7 @@ const (
 	PaneInMode           Code = "pane_in_mode"
 	PaneDead             Code = "pane_dead"
 	PaneBusy             Code = "pane_busy"
+	PanePrompting        Code = "pane_prompting"
 	UnsupportedShell     Code = "unsupported_shell"
 	UnbracketedPaste     Code = "unbracketed_paste"
 	StaleTarget          Code = "stale_target"
@@ -146,6 +147,7 @@ var table = map[Code]Info{
 	PaneInMode:           {PaneInMode, ExitUsage, "the pane is in a mode such as copy mode; tmx does not leave a person's mode for them"},
 	PaneDead:             {PaneDead, ExitUsage, "the pane's program has exited (remain-on-exit keeps it open)"},
 	PaneBusy:             {PaneBusy, ExitUsage, "the pane is not at a shell prompt, so tmx run will not type into it"},
+	PanePrompting:        {PanePrompting, ExitUsage, "the pane's shell reads an answer or the rest of a command (a question such as [y/n], the read builtin, a continuation line), not a command at its prompt; tmx run types nothing that would become the answer, and the message quotes the line"},
 	UnsupportedShell:     {UnsupportedShell, ExitUsage, "the pane's shell is one tmx run cannot frame (nushell, xonsh, elvish, csh...); use a pane running bash, zsh, fish or sh"},
 	UnbracketedPaste:     {UnbracketedPaste, ExitUsage, "a multi-line paste into a program that has not enabled bracketed paste would press Enter at each newline; pass --no-bracket to accept that"},
 	StaleTarget:          {StaleTarget, ExitUsage, "an id target (%N, @N, $N) was given for a server other than the one expected (it restarted, and ids begin again); list the objects again"},

@@ -154,6 +154,7 @@ func runOptions(x *call, cl *client.Client) client.RunOptions {
 		MaxBytes: x.maxBytes(l),
 		Key:      x.cursorKey,
 		Exact:    x.Bool("exact"),
+		Since:    x.began,
 	}
 	if !x.IsSet("lines") {
 		o.MaxLines = min(client.RunTailLines, l.MaxLines)

@@ -86,7 +86,8 @@ func TestRunExactBudgetAndResume(t *testing.T) {
 		t.Errorf("stdout = %q %v", out, s)
 	}
 
-	d = runIn(t, srv, pane, "echo before; sleep 2; echo after", 125, "--exact", "--timeout", "0.5")
+	gate, open := srv.Gate()
+	d = runIn(t, srv, pane, "echo before; "+gate+"; echo after", 125, "--exact", "--timeout", tmuxtest.PatienceSeconds(1))
 	if d["timed_out"] != true || d["resume"] == nil {
 		t.Fatalf("document: %v", d)
 	}
@@ -94,6 +95,7 @@ func TestRunExactBudgetAndResume(t *testing.T) {
 		t.Errorf("stdout so far = %q", out)
 	}
 	token := d["resume"].(string)
+	open()
 	d = mustJSON(t, srv, 0, "run", "--resume", token, "--timeout", "10")
 	if out, _ := streamBytes(t, d, "stdout"); out != "before\nafter\n" {
 		t.Errorf("resumed stdout = %q (%v)", out, d)

@@ -46,7 +46,7 @@ func TestFilesTmxWrites(t *testing.T) {
 	mustJSON(t, srv, 0, "since", "--from-now", "f")
 	tmx(t, srv, "", "wait", "--text", "never", "--timeout", "0.2", "f") // a control client: the lock
 	mcpCalls(t, srv, audit, [2]string{"list_panes", `{}`})
-	tmx(t, srv, "", "run", "--exact", "--timeout", "0.3", "f", "--", "sleep 1") // timed out: its files stay
+	tmx(t, srv, "", "run", "--exact", "--timeout", tmuxtest.PatienceSeconds(1), "f", "--", "sleep 30") // timed out: its files stay
 	mangled, _ := userShell(t, srv, "m", "bash", `bind '"u": "U"'`)
 	tmx(t, srv, "", "run", mangled, "--", "true") // never began: its frame files stay
 

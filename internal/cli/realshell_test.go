@@ -313,28 +313,32 @@ func TestRunMangledLineNotStarted(t *testing.T) {
 // A line the shell runs only after tmx stopped waiting for the frame to
 // start starts nothing: the frame runs only if it takes the run's claim,
 // and tmx took it when it reported started: false. Here the shell is held
-// past the start grace by a key binding of its own (C-k, which the line
-// reset presses, runs sleep), and then runs tmx's line.
+// past the run's timeout by a key binding of its own (C-k, which the line
+// reset presses, runs sleep), and then runs tmx's line, which leaves no
+// trace in its history either.
 func TestRunLateLineStartsNothing(t *testing.T) {
 	t.Parallel()
 	srv := tmuxtest.New(t)
-	hold := client.CurrentTiming().StartGrace + time.Second
-	pane, _ := userShell(t, srv, "l", "bash", fmt.Sprintf(`bind -x '"\C-k": sleep %g'`, hold.Seconds()))
+	hist := filepath.Join(t.TempDir(), "hist")
+	pane, _ := userShell(t, srv, "l", "bash", `bind -x '"\C-k": sleep 3'; HISTFILE=`+hist+`; HISTCONTROL=`)
 	ran := filepath.Join(t.TempDir(), "ran")
-	d := runIn(t, srv, pane, "touch "+ran, tmxerr.ExitFailure, "--timeout", "60")
-	if d["started"] != false || d["exit_status"] != nil {
+	d := runIn(t, srv, pane, "touch "+ran, tmxerr.ExitRunTimeout, "--timeout", "1")
+	if d["started"] != false || d["exit_status"] != nil || d["timed_out"] != true {
 		t.Fatalf("document: %v", d)
 	}
 	// Once the binding is done, the shell reads the rest: a line typed by
 	// hand now runs after tmx's.
-	srv.Tmux("send-keys", "-t", pane, "-l", "echo later-$((6*7))")
+	srv.Tmux("send-keys", "-t", pane, "-l", "echo later-$((6*7)); history -a")
 	srv.Tmux("send-keys", "-t", pane, "Enter")
-	srv.WaitFor(pane, func(s string) bool { return strings.Contains(s, "\nlater-42\n") }, 10*time.Second)
+	srv.WaitFor(pane, func(s string) bool { return strings.Contains(s, "\nlater-42\n") }, tmuxtest.Patience(10*time.Second))
 	if _, err := os.Stat(ran); err == nil {
 		t.Errorf("the command ran after tmx reported that it had not started:\n%s", srv.Capture(pane))
 	}
 	if s := srv.Capture(pane); strings.Contains(s, "No such file") {
 		t.Errorf("the late line found no script:\n%s", s)
+	}
+	if b, _ := os.ReadFile(hist); strings.Contains(string(b), "run-") {
+		t.Errorf("the late line is in the history file:\n%s", b)
 	}
 	shellAlive(t, srv, pane)
 }

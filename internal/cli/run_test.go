@@ -550,7 +550,8 @@ func TestBusyRunNamesItsResume(t *testing.T) {
 	t.Parallel()
 	srv := tmuxtest.New(t)
 	pane := srv.NewPane("s", "bash", 80, 20)
-	d := runIn(t, srv, pane, "sleep 1.5; echo slept", tmxerr.ExitRunTimeout, "--timeout", "0.2")
+	gate, open := srv.Gate()
+	d := runIn(t, srv, pane, gate+"; echo slept", tmxerr.ExitRunTimeout, "--timeout", tmuxtest.PatienceSeconds(1))
 	id, token := d["run_id"].(string), d["resume"].(string)
 	r := tmx(t, srv, "", "--json", "run", pane, "--", "echo next")
 	code, msg, hint := r.errDoc(t)
@@ -558,6 +559,7 @@ func TestBusyRunNamesItsResume(t *testing.T) {
 		t.Errorf("run into a timed-out run's pane: exit %d %s %q %q, want pane_busy naming run %s and its resume", r.code, code, msg, hint, id)
 	}
 	// What the hint says to do.
+	open()
 	if d := mustJSON(t, srv, 0, "run", "--timeout", "10", "--resume", token); d["output"] != "slept" {
 		t.Errorf("resume: %v", d)
 	}
@@ -580,7 +582,8 @@ func TestRunResume(t *testing.T) {
 	t.Parallel()
 	srv := tmuxtest.New(t)
 	pane := srv.NewPane("s", "bash", 80, 20)
-	d := runIn(t, srv, pane, "echo first; sleep 1.5; echo done; exit 4", tmxerr.ExitRunTimeout, "--timeout", "0.3")
+	gate, open := srv.Gate()
+	d := runIn(t, srv, pane, "echo first; "+gate+"; echo done; exit 4", tmxerr.ExitRunTimeout, "--timeout", tmuxtest.PatienceSeconds(1))
 	token, _ := d["resume"].(string)
 	if d["timed_out"] != true || d["started"] != true || token == "" || !strings.Contains(d["note"].(string), "resume") {
 		t.Fatalf("timed out: %v", d)
@@ -590,6 +593,7 @@ func TestRunResume(t *testing.T) {
 	if d["timed_out"] != true || d["resume"] != token {
 		t.Errorf("resume too soon: %v", d)
 	}
+	open()
 	d = mustJSON(t, srv, 4, "run", "--timeout", "10", "--resume", token)
 	if d["exit_status"] != float64(4) || d["output"] != "first\ndone" || d["timed_out"] != false || d["resume"] != nil || d["pane_id"] != pane {
 		t.Errorf("resumed: %v", d)
@@ -617,7 +621,7 @@ func TestRunResume(t *testing.T) {
 
 	// The pane went away meanwhile: pane_exited.
 	srv.Tmux("split-window", "-d", "-t", pane) // keep the session
-	d = runIn(t, srv, pane, "sleep 30", tmxerr.ExitRunTimeout, "--timeout", "0.3")
+	d = runIn(t, srv, pane, "sleep 30", tmxerr.ExitRunTimeout, "--timeout", tmuxtest.PatienceSeconds(1))
 	srv.Tmux("kill-pane", "-t", pane)
 	if d := mustJSON(t, srv, 1, "run", "--resume", d["resume"].(string)); d["pane_exited"] != true {
 		t.Errorf("resume of a closed pane: %v", d)
@@ -639,7 +643,9 @@ func TestRunResumeEdges(t *testing.T) {
 
 	// The end line scrolled past history-limit before the resume.
 	pane := newPane()
-	token := runIn(t, srv, pane, "sleep 1.5; echo X; exit 8", tmxerr.ExitRunTimeout, "--timeout", "0.2")["resume"].(string)
+	gate, open := srv.Gate()
+	token := runIn(t, srv, pane, gate+"; echo X; exit 8", tmxerr.ExitRunTimeout, "--timeout", tmuxtest.PatienceSeconds(1))["resume"].(string)
+	open()
 	ended(pane)
 	runIn(t, srv, pane, "seq 1 300", 0)
 	d := mustJSON(t, srv, 1, "run", "--timeout", "10", "--resume", token)
@@ -649,7 +655,7 @@ func TestRunResumeEdges(t *testing.T) {
 
 	// Respawned while the resume waits: pane_exited at the next heartbeat.
 	pane = newPane()
-	token = runIn(t, srv, pane, "sleep 30", tmxerr.ExitRunTimeout, "--timeout", "0.2")["resume"].(string)
+	token = runIn(t, srv, pane, "sleep 30", tmxerr.ExitRunTimeout, "--timeout", tmuxtest.PatienceSeconds(1))["resume"].(string)
 	go func() {
 		time.Sleep(300 * time.Millisecond)
 		srv.TryTmux("respawn-pane", "-k", "-t", pane)
@@ -664,7 +670,9 @@ func TestRunResumeEdges(t *testing.T) {
 	srv.Tmux("set-option", "-w", "-t", "s:", "remain-on-exit", "on")
 	pane = newPane()
 	srv.Tmux("set-option", "-p", "-t", pane, "remain-on-exit", "on")
-	token = runIn(t, srv, pane, "sleep 1.5; echo DONE; exit 3", tmxerr.ExitRunTimeout, "--timeout", "0.2")["resume"].(string)
+	gate, open = srv.Gate()
+	token = runIn(t, srv, pane, gate+"; echo DONE; exit 3", tmxerr.ExitRunTimeout, "--timeout", tmuxtest.PatienceSeconds(1))["resume"].(string)
+	open()
 	ended(pane)
 	srv.Tmux("send-keys", "-t", pane, "exit", "Enter")
 	srv.WaitFor(pane, func(string) bool { return srv.Tmux("display", "-p", "-t", pane, "#{pane_dead}") == "1" }, 10*time.Second)

@@ -74,13 +74,13 @@ func TestRunNoteSpeaksItsFrontEnd(t *testing.T) {
 	t.Parallel()
 	srv := tmuxtest.New(t)
 	pane := srv.NewPane("s", "bash", 80, 20)
-	d := runIn(t, srv, pane, "sleep 30", 125, "--timeout", "0.5")
+	d := runIn(t, srv, pane, "sleep 30", 125, "--timeout", tmuxtest.PatienceSeconds(1))
 	if note := d["note"].(string); !strings.Contains(note, "tmx run --resume") || strings.Contains(note, "run_shell_command") {
 		t.Errorf("CLI note: %q", note)
 	}
 	srv.Tmux("send-keys", "-t", pane, "C-c")
 	srv.Env = append(srv.Env, catalog.WordsEnv+"="+catalog.WordsMCP)
-	d = runIn(t, srv, pane, "sleep 30", 125, "--timeout", "0.5")
+	d = runIn(t, srv, pane, "sleep 30", 125, "--timeout", tmuxtest.PatienceSeconds(1))
 	if note := d["note"].(string); !strings.Contains(note, "run_shell_command with resume") || strings.Contains(note, "tmx ") {
 		t.Errorf("note for tools: %q", note)
 	}

@@ -198,7 +198,8 @@ func TestSDKEndToEnd(t *testing.T) {
 
 	// A run that outlives its wait is waited for again with its resume
 	// token, and gives its output and exit status.
-	d, res = call(t, s, tools, "run_shell_command", map[string]any{"target": pane, "command": "sleep 1; echo LATE; exit 2", "timeout_seconds": 0.3})
+	gate, open := srv.Gate()
+	d, res = call(t, s, tools, "run_shell_command", map[string]any{"target": pane, "command": gate + "; echo LATE; exit 2", "timeout_seconds": tmuxtest.Patience(time.Second).Seconds()})
 	token, _ := d["resume"].(string)
 	if d == nil || d["timed_out"] != true || token == "" {
 		t.Fatalf("timed-out run: %v %s", d, errText(res))
@@ -206,6 +207,7 @@ func TestSDKEndToEnd(t *testing.T) {
 	if _, res := call(t, s, tools, "run_shell_command", map[string]any{"resume": token, "command": "true"}); !strings.Contains(errText(res), "invalid_argument") {
 		t.Errorf("resume with a command: %s", errText(res))
 	}
+	open()
 	d, res = call(t, s, tools, "run_shell_command", map[string]any{"resume": token, "timeout_seconds": 10})
 	if d == nil || d["exit_status"] != float64(2) || d["output"] != "LATE" {
 		t.Errorf("resumed run: %v %s", d, errText(res))

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -353,33 +354,49 @@ func TestFaultTmuxMissingMCP(t *testing.T) {
 	}
 }
 
-// A tmx child that hangs (its tmux server is stopped, so tmux never
-// answers) is killed at the call's deadline with its whole process group,
-// the call fails with cli_timed_out, and later calls work.
+// A tmx child that hangs (its socket's listener accepts and never
+// answers, and tmx's own deadline, 30 s, is further off than the call's)
+// is killed at the call's deadline with its whole process group, the call
+// fails with cli_timed_out, and later calls still end.
 func TestFaultHungChildTimesOut(t *testing.T) {
 	t.Parallel()
 	srv := tmuxtest.New(t)
-	pane := srv.NewPane("s", "bash", 80, 20)
-	audit := filepath.Join(t.TempDir(), "audit.jsonl")
-	s, mcpPid := faultSession(t, srv, "TMX_MCP_CALL_DEADLINE=2", "TMX_AUDIT="+audit)
-	tools := toolIndex(t, s)
-	if d, res := call(t, s, tools, "list_panes", nil); d == nil {
-		t.Fatalf("list_panes: %s", errText(res))
-	}
-	_, tmuxPid := faultTmux(t, srv)
-	t.Cleanup(func() { syscall.Kill(tmuxPid, syscall.SIGCONT) }) // before the server is killed
-	if err := syscall.Kill(tmuxPid, syscall.SIGSTOP); err != nil {
+	dir, err := os.MkdirTemp("", "tmxh")
+	if err != nil {
 		t.Fatal(err)
 	}
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	l, err := net.Listen("unix", filepath.Join(dir, "silent"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { l.Close() })
+	go func() {
+		var held []net.Conn
+		defer func() {
+			for _, c := range held {
+				c.Close()
+			}
+		}()
+		for {
+			c, err := l.Accept()
+			if err != nil {
+				return
+			}
+			held = append(held, c) // read nothing, answer nothing
+		}
+	}()
+	audit := filepath.Join(t.TempDir(), "audit.jsonl")
+	s, mcpPid := faultSession(t, srv, "TMX_MCP_CALL_DEADLINE=2", "TMX_AUDIT="+audit, "TMX_SOCKET_NAME=", "TMX_SOCKET_PATH="+filepath.Join(dir, "silent"))
 
 	done := make(chan *sdk.CallToolResult, 1)
 	go func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+		ctx, cancel := context.WithTimeout(context.Background(), tmuxtest.Patience(60*time.Second))
 		defer cancel()
 		res, _ := s.CallTool(ctx, &sdk.CallToolParams{Name: "list_panes"})
 		done <- res
 	}()
-	// The hung call: tmx blocked on the stopped server (over tmux's client
+	// The hung call: tmx blocked on the silent socket (over tmux's client
 	// protocol, or through a tmux client it started with
 	// TMX_TRANSPORT=exec).
 	var hung []faultProc
@@ -393,7 +410,7 @@ func TestFaultHungChildTimesOut(t *testing.T) {
 	var res *sdk.CallToolResult
 	select {
 	case res = <-done:
-	case <-time.After(30 * time.Second):
+	case <-time.After(tmuxtest.Patience(30 * time.Second)):
 		t.Fatal("the hung call did not end at its deadline")
 	}
 	if res == nil {
@@ -417,8 +434,38 @@ func TestFaultHungChildTimesOut(t *testing.T) {
 	if !timedOut {
 		t.Error("no audit record says cli_timed_out")
 	}
+}
 
-	// The server answers again once tmux does.
+// A tmux server that is stopped (SIGSTOP) makes no call hang: tmx sees
+// the server stopped and says so, tmux_unresponsive with its pid, well
+// before tmx-mcp's own deadline; once the server runs again, calls work.
+func TestFaultStoppedServerOverMCP(t *testing.T) {
+	t.Parallel()
+	srv := tmuxtest.New(t)
+	pane := srv.NewPane("s", "bash", 80, 20)
+	s, mcpPid := faultSession(t, srv)
+	tools := toolIndex(t, s)
+	if d, res := call(t, s, tools, "list_panes", nil); d == nil {
+		t.Fatalf("list_panes: %s", errText(res))
+	}
+	_, tmuxPid := faultTmux(t, srv)
+	t.Cleanup(func() { syscall.Kill(tmuxPid, syscall.SIGCONT) }) // before the server is killed
+	if err := syscall.Kill(tmuxPid, syscall.SIGSTOP); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		tool string
+		args map[string]any
+	}{
+		{"list_panes", nil},
+		{"capture_pane", map[string]any{"target": pane}},
+		{"run_shell_command", map[string]any{"target": pane, "command": "echo hi", "timeout_seconds": 60}},
+	} {
+		res := faultCall(t, s, tmuxtest.Patience(20*time.Second), c.tool, c.args)
+		if txt := faultText(res); !res.IsError || !strings.HasPrefix(txt, "error tmux_unresponsive: ") || !strings.Contains(txt, fmt.Sprintf("(pid %d)", tmuxPid)) {
+			t.Errorf("%s with the server stopped: isError %v %q", c.tool, res.IsError, txt)
+		}
+	}
 	if err := syscall.Kill(tmuxPid, syscall.SIGCONT); err != nil {
 		t.Fatal(err)
 	}

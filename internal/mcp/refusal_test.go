@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/tmx-sh/tmx/internal/catalog"
 	"github.com/tmx-sh/tmx/internal/tmuxtest"
@@ -87,7 +88,8 @@ func TestBusyRunNamesItsResumeOverMCP(t *testing.T) {
 	pane := srv.NewPane("s", "bash", 80, 20)
 	s := connect(t, srv)
 	tools := toolIndex(t, s)
-	d, res := call(t, s, tools, "run_shell_command", map[string]any{"target": pane, "command": "sleep 1.5; echo slept", "timeout_seconds": 0.2})
+	gate, open := srv.Gate()
+	d, res := call(t, s, tools, "run_shell_command", map[string]any{"target": pane, "command": gate + "; echo slept", "timeout_seconds": tmuxtest.Patience(time.Second).Seconds()})
 	if d == nil || d["timed_out"] != true {
 		t.Fatalf("run: %v %s", d, errText(res))
 	}
@@ -96,6 +98,7 @@ func TestBusyRunNamesItsResumeOverMCP(t *testing.T) {
 	if text := errText(res); !strings.HasPrefix(text, "error pane_busy:") || !strings.Contains(text, "run_shell_command with resume alone") || !strings.Contains(text, id) || strings.Contains(text, "--") {
 		t.Errorf("run into a timed-out run's pane: %q, want pane_busy naming run %s and resume", text, id)
 	}
+	open()
 	if d, res := call(t, s, tools, "run_shell_command", map[string]any{"resume": token, "timeout_seconds": 10}); d == nil || d["output"] != "slept" {
 		t.Errorf("resume: %v %s", d, errText(res))
 	}

@@ -27,6 +27,10 @@ type Stat struct {
 	Pgrp, Session, Tpgid int
 	// StartTicks is when it started, in clock ticks after boot.
 	StartTicks int64
+	// StartStack is the address of the bottom of its stack (field 28,
+	// startstack): placed at random by each execve, so it tells one
+	// program image of a pid from the next (a shell that ran exec zsh).
+	StartStack uint64
 }
 
 // ReadStat reads /proc/<pid>/stat.
@@ -60,6 +64,9 @@ func readStat(file string) (Stat, bool) {
 	st := Stat{State: f[0][0], Pgrp: pgrp, Session: sid, Tpgid: tpgid}
 	if len(f) >= 20 {
 		st.StartTicks, _ = strconv.ParseInt(f[19], 10, 64)
+	}
+	if len(f) >= 26 {
+		st.StartStack, _ = strconv.ParseUint(f[25], 10, 64)
 	}
 	return st, true
 }
@@ -301,6 +308,103 @@ func ReadStatus(pid int) Status {
 // for a child to exit.
 func (s Status) WaitsForChild() bool { return s.Wchan == "do_wait" || s.Wchan == "kernel_wait4" }
 
+// Syscall is what /proc/<pid>/syscall says of a process blocked in the
+// kernel: the system call's number and arguments (numbered as on this
+// architecture: unix.SYS_READ...) and the user stack pointer at the call.
+// The stack pointer says where in the program the call was made: a shell
+// reading its terminal at its top-level prompt makes the call at the same
+// depth each time, and a nested reader (a continuation line, the read
+// builtin, a yes/no question, an incremental search) deeper or elsewhere.
+type Syscall struct {
+	Nr   int
+	Args [6]uint64
+	SP   uint64
+}
+
+// ReadSyscall reads /proc/<pid>/syscall. ok is false when the process is
+// running (not blocked in a system call), gone, or the file cannot be
+// read: reading it takes the ptrace access a debugger would need
+// (proc(5)), which a kernel with Yama's ptrace_scope 1 grants only to the
+// process's ancestors, so tmx often cannot read it for a pane's shell
+// there.
+func ReadSyscall(pid int) (Syscall, bool) {
+	b, err := os.ReadFile(filepath.Join("/proc", strconv.Itoa(pid), "syscall"))
+	if err != nil {
+		return Syscall{}, false
+	}
+	return parseSyscall(string(b))
+}
+
+// parseSyscall parses "NR ARG1 ... ARG6 SP PC" (hexadecimal but for NR).
+// "running" and "-1 SP PC" (blocked, but not in a system call) are not
+// ok.
+func parseSyscall(s string) (Syscall, bool) {
+	f := strings.Fields(s)
+	if len(f) != 9 {
+		return Syscall{}, false
+	}
+	nr, err := strconv.Atoi(f[0])
+	if err != nil || nr < 0 {
+		return Syscall{}, false
+	}
+	sc := Syscall{Nr: nr}
+	for i, a := range f[1:8] {
+		v, err := strconv.ParseUint(strings.TrimPrefix(a, "0x"), 16, 64)
+		if err != nil {
+			return Syscall{}, false
+		}
+		if i < 6 {
+			sc.Args[i] = v
+		} else {
+			sc.SP = v
+		}
+	}
+	return sc, true
+}
+
+// FDTarget returns what the process's file descriptor fd is open on (the
+// target of /proc/<pid>/fd/<fd>: a path such as /dev/pts/3, or
+// "pipe:[...]"), "" when unknown.
+func FDTarget(pid int, fd uint64) string {
+	t, err := os.Readlink(filepath.Join("/proc", strconv.Itoa(pid), "fd", strconv.FormatUint(fd, 10)))
+	if err != nil {
+		return ""
+	}
+	return t
+}
+
+// ReadChars returns how many bytes pid has read with read(2) and its
+// kin, from files, pipes and terminals alike (rchar in /proc/<pid>/io).
+// ok is false where that cannot be read (it takes the access a debugger
+// would need to read the process, proc(5)).
+func ReadChars(pid int) (int64, bool) {
+	b, err := os.ReadFile(filepath.Join("/proc", strconv.Itoa(pid), "io"))
+	if err != nil {
+		return 0, false
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		if v, ok := strings.CutPrefix(line, "rchar: "); ok {
+			n, err := strconv.ParseInt(strings.TrimSpace(v), 10, 64)
+			return n, err == nil
+		}
+	}
+	return 0, false
+}
+
+// TTYPending returns how many bytes of input the terminal at path holds
+// that no program has read yet (TIOCINQ; FIONREAD on the BSDs): in
+// canonical mode only whole lines count. ok is false when the terminal
+// cannot be opened.
+func TTYPending(path string) (int, bool) {
+	fd, ok := openTTY(path)
+	if !ok {
+		return 0, false
+	}
+	defer syscall.Close(fd)
+	n, err := unix.IoctlGetInt(fd, ioctlInputQueue)
+	return n, err == nil
+}
+
 // TTYLflag returns the local-mode flags (termios c_lflag, as
 // golang.org/x/sys/unix types them) of the terminal at path (a pane's
 // pane_tty), opened without becoming a controlling terminal and closed at
@@ -405,3 +509,13 @@ func isTmuxServer(dir string, pid int) bool {
 	st, ok := readStat(filepath.Join(dir, "stat"))
 	return ok && st.Session == pid
 }
+
+// WaitKind is what a blocked system call waits for (see [Syscall.Wait]).
+type WaitKind int
+
+// The kinds of [Syscall.Wait].
+const (
+	WaitUnknown WaitKind = iota
+	WaitRead
+	WaitSet
+)

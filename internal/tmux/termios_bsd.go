@@ -13,3 +13,8 @@ func flushInput(fd int) error {
 	const fread = 1 // sys/fcntl.h
 	return unix.IoctlSetPointerInt(fd, unix.TIOCFLUSH, fread)
 }
+
+// ioctlInputQueue counts the unread input of a terminal (FIONREAD,
+// _IOR('f', 127, int) in sys/filio.h; golang.org/x/sys/unix does not name
+// it for these systems).
+const ioctlInputQueue = 0x4004667f

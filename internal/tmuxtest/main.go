@@ -52,7 +52,6 @@ func skipShort(t testing.TB) {
 // durations from it.
 var Timing = client.Timing{
 	PromptSettle:     500 * time.Millisecond,
-	StartGrace:       500 * time.Millisecond,
 	ResetWait:        500 * time.Millisecond,
 	PasteBracketWait: 500 * time.Millisecond,
 	ReadyDrawWait:    500 * time.Millisecond,

@@ -14,6 +14,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -365,4 +366,26 @@ func ControlClient(t testing.TB, s *Server, session string, width, height int) f
 		cmd.Process.Kill()
 		cmd.Wait()
 	}
+}
+
+// Gate returns a shell command for a pane of this server that blocks
+// until open is called, and open: a wait-for on the server's own channel,
+// which tmux wakes. A test that needs a run's command to outlive the run's
+// timeout runs it behind a gate, however long a loaded machine takes to
+// start it, instead of a sleep it hopes is long enough. The cleanup opens
+// it, so no pane waits on after the test.
+func (s *Server) Gate() (cmd string, open func()) {
+	s.t.Helper()
+	path := s.Tmux("display-message", "-p", "#{socket_path}")
+	bin, err := exec.LookPath("tmux")
+	if err != nil {
+		s.t.Fatal(err)
+	}
+	var b [6]byte
+	rand.Read(b[:])
+	channel := "gate-" + hex.EncodeToString(b[:])
+	var once sync.Once
+	open = func() { once.Do(func() { s.TryTmux("wait-for", "-S", channel) }) }
+	s.t.Cleanup(open)
+	return fmt.Sprintf("'%s' -S '%s' wait-for %s", bin, path, channel), open
 }

@@ -1,0 +1,7 @@
+//go:build !linux
+
+package tmux
+
+// Wait is unknown where there is no /proc/<pid>/syscall (see the Linux
+// version).
+func (s Syscall) Wait() (w WaitKind, fd uint64, timed bool) { return WaitUnknown, 0, false }
