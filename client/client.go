@@ -46,6 +46,9 @@ type Client struct {
 	// stateDir is tmx's private directory (statedir.Dir), made and checked
 	// once per client.
 	stateDir func() (string, error)
+	// promptDepths is what tmx learnt of shells' prompts per binary, read
+	// once per client.
+	promptDepths func() *depthBook
 }
 
 // New resolves the tmux binary to an absolute path and selects the socket.
@@ -60,6 +63,7 @@ func New(opts Options) (*Client, error) {
 	getenv := tmux.EnvLookup(environ)
 	c := &Client{getenv: getenv}
 	c.stateDir = sync.OnceValues(func() (string, error) { return statedir.Dir(getenv) })
+	c.promptDepths = sync.OnceValue(func() *depthBook { return loadDepthBook(c.stateDir) })
 	sock, err := tmux.SelectSocket(opts.SocketName, opts.SocketPath, getenv)
 	if err != nil {
 		return nil, err

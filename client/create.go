@@ -548,6 +548,7 @@ func (c *Client) awaitReady(ctx context.Context, p PaneInfo, shell bool) bool {
 	end := time.Now().Add(readyShellWait)
 	var w *promptWatch
 	var rec *shellRecord
+	readable := false
 	defer func() {
 		if rec != nil {
 			c.saveShellRecord(ctx, p.PaneID, *rec)
@@ -567,16 +568,19 @@ func (c *Client) awaitReady(ctx context.Context, p PaneInfo, shell bool) bool {
 		}
 		if w == nil || w.name != name {
 			w = newPromptWatch(p, kind, name, nil)
-			r := recordOf(PaneInfo{PaneFields: PaneFields{PanePID: p.PanePID}})
+			r := c.recordOf(PaneInfo{PaneFields: PaneFields{PanePID: p.PanePID}})
 			r.Created = true
 			rec = &r
+			readable = syscallReadable(p.PanePID)
 		}
-		switch ps := w.probe(); ps.AtPrompt {
-		case Yes:
+		switch ps := w.probe(); {
+		case ps.AtPrompt == Yes && (ps.SP != 0 || !readable):
+			// (Where /proc tells where the shell waits, only a read at its
+			// prompt counts: see afterEnd.)
 			rec.learn(ps.SP)
 			rec.sawPrompt(time.Now(), false)
 			return true
-		case Unknown:
+		case ps.AtPrompt == Unknown:
 			return c.waitDrawn(ctx, p, readyDrawWait)
 		}
 		if time.Now().After(end) || ctx.Err() != nil {

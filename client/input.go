@@ -300,7 +300,7 @@ func (c *Client) TypeText(ctx context.Context, snap *Snapshot, p PaneInfo, text 
 	if err != nil {
 		return nil, err
 	}
-	shell := shellPrompt(p)
+	shell := c.shellPrompt(p)
 	var reset string
 	if enter && shell.AtPrompt == Yes && len(cohort) == 1 {
 		if reset, res.LineReset, err = c.resetLine(ctx, p, shell.Editing); err != nil {
@@ -337,12 +337,12 @@ func (c *Client) TypeText(ctx context.Context, snap *Snapshot, p PaneInfo, text 
 // shellPrompt is the prompt state of p's program when it is a shell tmx
 // knows (AtPrompt Unknown otherwise), with what tmx learnt of it (see
 // [shellRecord]).
-func shellPrompt(p PaneInfo) promptState {
+func (c *Client) shellPrompt(p PaneInfo) promptState {
 	name, kind := paneShell(p)
 	if kind != shellPOSIX && kind != shellFish {
 		return promptState{AtPrompt: Unknown}
 	}
-	rec := recordOf(p)
+	rec := c.recordOf(p)
 	return probePrompt(p.PanePID, p.PaneTTY, kind, name, &rec)
 }
 
@@ -458,7 +458,7 @@ func (c *Client) Paste(ctx context.Context, snap *Snapshot, p PaneInfo, text str
 	}
 	if o.Enter {
 		res.Enter = true
-		res.Submitted = c.submit(ctx, p, text, shellPrompt(p).AtPrompt == Yes, res, func() error {
+		res.Submitted = c.submit(ctx, p, text, c.shellPrompt(p).AtPrompt == Yes, res, func() error {
 			// Enter as its own paste of a bare CR, so it reaches p alone.
 			b := "tmx-enter-" + randomHex(8)
 			_, err := c.Exec(ctx, nil, "set-buffer", "-b", b, "--", "\r", ";", "paste-buffer", "-d", "-r", "-b", b, "-t", p.PaneID)
@@ -490,7 +490,7 @@ func (c *Client) bracketState(ctx context.Context, p PaneInfo) (st Tri, likely b
 	name, _ := paneShell(p)
 	switch name {
 	case "bash", "zsh", "fish":
-		if ps := shellPrompt(p); ps.AtPrompt == Yes && ps.Editing && quietFor(p.PanePID, bracketSettle) {
+		if ps := c.shellPrompt(p); ps.AtPrompt == Yes && ps.Editing && quietFor(p.PanePID, bracketSettle) {
 			return Yes, true, nil
 		}
 	}
@@ -528,7 +528,7 @@ func quietFor(pid int, d time.Duration) bool {
 // waited for. likely is bracketState's.
 func (c *Client) awaitBracket(ctx context.Context, p PaneInfo, st Tri) (Tri, bool, error) {
 	if st == Unknown {
-		if ps := shellPrompt(p); ps.AtPrompt == Unknown || ps.Job {
+		if ps := c.shellPrompt(p); ps.AtPrompt == Unknown || ps.Job {
 			return st, false, nil
 		}
 	}
@@ -639,7 +639,7 @@ func (c *Client) submit(ctx context.Context, p PaneInfo, text string, atPrompt b
 			return Yes
 		}
 	}
-	if atPrompt && tail != "" && strings.Contains(before.line, tail) && shellPrompt(p).AtPrompt == Yes {
+	if atPrompt && tail != "" && strings.Contains(before.line, tail) && c.shellPrompt(p).AtPrompt == Yes {
 		return No
 	}
 	return Unknown

@@ -163,7 +163,7 @@ func (c *Client) awaitPrompt(ctx context.Context, p PaneInfo, caller Caller, dea
 		return promptState{}, nil, tmxerr.Errorf(tmxerr.UnsupportedShell, "pane %s runs %s, a shell tmx run cannot frame (it frames %s)", p.PaneID, name, strings.Join(SupportedShells, ", ")).
 			WithFix("unsupported_shell", "pane", p.PaneID)
 	}
-	rec := recordOf(p)
+	rec := c.recordOf(p)
 	w := newPromptWatch(p, kind, name, &rec)
 	busyUntil := rec.busyUntil(time.Now(), deadline, w.young)
 	watched := false
@@ -175,16 +175,30 @@ func (c *Client) awaitPrompt(ctx context.Context, p PaneInfo, caller Caller, dea
 			return ps, &rec, nil
 		case ps.AtPrompt == Unknown:
 			return ps, &rec, nil
-		case ps.Prompting:
-			return ps, &rec, c.prompting(ctx, p, name)
+		case ps.Prompting && quietFor(p.PanePID, promptingSettle):
+			// Still reading there after a moment without waking: input
+			// just sent (a C-c that tmux has not written yet) would have
+			// woken it.
+			if ps = w.probe(); ps.Prompting {
+				return ps, &rec, c.prompting(ctx, p, name)
+			}
+			continue
 		}
 		watched = true
-		if !time.Now().Before(busyUntil) || ctx.Err() != nil {
+		switch {
+		case time.Now().Before(busyUntil) && ctx.Err() == nil:
+		case ps.Prompting:
+			return ps, &rec, c.prompting(ctx, p, name)
+		default:
 			return ps, &rec, busyShell(p, name, ps)
 		}
 		time.Sleep(delay) // a /proc read costs microseconds
 	}
 }
+
+// promptingSettle is how long a shell reading an answer must sleep
+// without waking before a run is refused as pane_prompting.
+const promptingSettle = 100 * time.Millisecond
 
 // busyUntil is when a run stops waiting for the shell to come back to its
 // prompt, from now, with deadline the run's own (see awaitPrompt). young
@@ -390,7 +404,7 @@ func (c *Client) Run(ctx context.Context, snap *Snapshot, p PaneInfo, command st
 		PaneID: p.PaneID, EffectiveTimeoutSeconds: o.Timeout.Seconds(), RunID: nonce,
 	}
 	f := &frame{
-		c: c, pane: p, res: res, heartbeat: o.Heartbeat, rec: rec,
+		c: c, pane: p, res: res, heartbeat: o.Heartbeat, rec: rec, deadline: deadline,
 		m: frameMarkers{half1: "__tmx" + nonce[:8], half2: nonce[8:],
 			channel: fmt.Sprintf("tmx-%d-%s", os.Getpid(), nonce)},
 		// The start marker is printed at or below the cursor row at this
@@ -520,6 +534,8 @@ type frame struct {
 	ff *frameFiles
 	// typedLine is the line typed (empty for a resumed run).
 	typedLine string
+	// deadline is when the run is over, whatever it waits for.
+	deadline time.Time
 	// inputBefore is how much unread input the pane's terminal held just
 	// before the line was typed (inputKnown: whether that could be read);
 	// readBefore how many bytes the shell had read (-1: unknown), and
@@ -761,7 +777,7 @@ func (f *frame) finish(ctx context.Context, lines []string, found bool, o RunOpt
 	res.HistoryOverflow = overflow
 	if found {
 		res.ExitStatus = &status
-		if !f.afterEnd() {
+		if !f.afterEnd(f.deadline) {
 			res.PaneExited = true
 		}
 	} else if !res.ServerGone && !res.PaneExited && !res.EndLost && !res.Stopped && !f.notStarted {
@@ -833,15 +849,19 @@ func (f *frame) finish(ctx context.Context, lines []string, found bool, o RunOpt
 }
 
 // afterEnd looks, once a run's end line was seen, at the pane's shell:
-// whether it lives, and, when it is back at its prompt soon enough (within
-// shellBackWait), where its prompt reads: the frame ran as a command at
-// the shell's top-level prompt, so the shell's next read at a prompt is
-// that prompt's, and the record learns it (see [shellRecord]). It notes
-// the frame's end in the record. A shell that died of the frame's status
-// would have died before it was asleep again at its prompt. true where
-// /proc cannot tell, or when the bound passes with the shell alive but
-// busy (its prompt hook runs: the record's End tells the next run).
-func (f *frame) afterEnd() bool {
+// whether it lives, and, when it is back at its prompt soon enough, where
+// its prompt reads: the frame ran as a command at the shell's top-level
+// prompt, so the shell's next read at a prompt is that prompt's, and the
+// record learns it (see [shellRecord]). Soon enough is shellBackWait once
+// tmx knows where the shell's prompt reads; until then (the first run of
+// a shell binary tmx has never watched) the run waits for the prompt up
+// to its own deadline, once, so that later runs can tell that prompt
+// from a question. It notes the frame's end in the record. A shell that
+// died of the frame's status would have died before it was asleep again
+// at its prompt. true where /proc cannot tell, or when the bound passes
+// with the shell alive but busy (its prompt hook runs: the record's End
+// tells the next run).
+func (f *frame) afterEnd(deadline time.Time) bool {
 	pid := f.pane.PanePID
 	if f.rec != nil {
 		f.rec.End = time.Now().UnixMilli()
@@ -850,19 +870,26 @@ func (f *frame) afterEnd() bool {
 		return true
 	}
 	name, kind := paneShell(f.pane)
+	readable := syscallReadable(pid)
 	end := time.Now().Add(shellBackWait)
+	if readable && f.rec != nil && len(f.rec.Prompt) == 0 && deadline.After(end) {
+		end = deadline
+	}
 	for {
 		if !tmux.Alive(pid) {
 			return false
 		}
-		switch ps := probePrompt(pid, f.pane.PaneTTY, kind, name, nil); ps.AtPrompt {
-		case Yes:
+		switch ps := probePrompt(pid, f.pane.PaneTTY, kind, name, nil); {
+		case ps.AtPrompt == Yes && (ps.SP != 0 || !readable):
+			// (Where /proc tells where the shell waits, only a read at its
+			// prompt counts: a shell between two calls of its own can look
+			// like one by its terminal alone.)
 			if f.rec != nil {
 				f.rec.learn(ps.SP)
 				f.rec.sawPrompt(time.Now(), true)
 			}
 			return tmux.Alive(pid)
-		case Unknown:
+		case ps.AtPrompt == Unknown:
 			st, ok := tmux.ReadStat(pid)
 			if !ok {
 				return true
@@ -911,7 +938,11 @@ func (c *Client) Resume(ctx context.Context, snap *Snapshot, token string, o Run
 	}
 	id := t.paneID()
 	res := &RunResult{PaneID: id, EffectiveTimeoutSeconds: o.Timeout.Seconds(), RunID: hex.EncodeToString(t.Nonce[:])}
-	f := &frame{c: c, res: res, m: t.markers(), startAbs: t.StartAbs, heartbeat: o.Heartbeat, typedAt: t.TypedAt, markerAt: t.MarkerAt}
+	since := o.Since
+	if since.IsZero() {
+		since = began
+	}
+	f := &frame{c: c, res: res, m: t.markers(), startAbs: t.StartAbs, heartbeat: o.Heartbeat, typedAt: t.TypedAt, markerAt: t.MarkerAt, deadline: since.Add(o.Timeout)}
 	if ef, err := c.exactFilesFor(res.RunID); err == nil && ef.exists() {
 		f.exact = &ef
 	} else {
@@ -920,7 +951,7 @@ func (c *Client) Resume(ctx context.Context, snap *Snapshot, token string, o Run
 	p := snap.Pane(id, "")
 	if p != nil {
 		f.pane = *p
-		rec := recordOf(*p)
+		rec := c.recordOf(*p)
 		f.rec = &rec
 	} else {
 		f.pane = PaneInfo{PaneFields: PaneFields{PaneID: id}}
@@ -948,11 +979,7 @@ func (c *Client) Resume(ctx context.Context, snap *Snapshot, token string, o Run
 	case p == nil || p.PanePID != t.PanePID || p.PaneDead:
 		res.PaneExited = true
 	default:
-		since := o.Since
-		if since.IsZero() {
-			since = began
-		}
-		deadline, cancel := context.WithDeadline(ctx, since.Add(o.Timeout))
+		deadline, cancel := context.WithDeadline(ctx, f.deadline)
 		var pending <-chan waiterResult
 		lines, found, pending = f.await(ctx, deadline, c.startWaiter(deadline, f.m.channel, *p))
 		cancel()

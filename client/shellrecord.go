@@ -24,8 +24,14 @@ import (
 //     zsh's "correct 'sl' to 'ls' [nyae]?", an incremental search? Each
 //     reader makes its blocking call at its own depth of the stack, and
 //     the prompt's depth is the same every time (see [tmux.Syscall]), so
-//     the record keeps the stack pointers seen at moments tmx knows the
-//     shell was at its top-level prompt (Prompt).
+//     the record keeps the depths seen at moments tmx knows the shell was
+//     at its top-level prompt (Prompt). A depth is counted from the
+//     stack's start, so it belongs to the shell's binary, not to one
+//     process: the same bash reads its prompt at the same depth in every
+//     pane, whatever its environment, options or startup files (measured:
+//     bash 5.2, 5344 bytes; zsh 5.9, 3096). tmx also keeps the depths it
+//     learnt per binary ([promptDepths]), so a pane it meets for the
+//     first time is checked against them.
 //   - Is a shell that is busy on its way back to its prompt (its prompt
 //     hook, or its startup files, still running), or running a user's
 //     job? A shell tmx started has not reached its first prompt
@@ -38,8 +44,9 @@ type shellRecord struct {
 	// ([tmux.Stat].StartStack changes at each execve).
 	PID        int
 	StartStack uint64
-	// Prompt holds the stack pointers of the shell's top-level prompt
-	// read, newest first, at most maxPromptSPs.
+	// Prompt holds the stack depths (StartStack less the stack pointer)
+	// of the shell's top-level prompt read, newest first, at most
+	// maxPromptSPs.
 	Prompt []uint64
 	// Created is true for a shell tmx started whose first prompt it has
 	// not seen yet.
@@ -122,8 +129,9 @@ func (r shellRecord) String() string {
 
 // recordOf returns the record kept with p when it describes p's shell as
 // it runs now, else a fresh one for it (StartStack 0 where /proc cannot
-// tell: then no stack pointer is ever kept).
-func recordOf(p PaneInfo) shellRecord {
+// tell: then no depth is ever kept). A record that knows no prompt depth
+// takes those tmx learnt for the shell's binary ([promptDepths]).
+func (c *Client) recordOf(p PaneInfo) shellRecord {
 	st, ok := tmux.ReadStat(p.PanePID)
 	fresh := shellRecord{PID: p.PanePID}
 	if ok {
@@ -131,24 +139,41 @@ func recordOf(p PaneInfo) shellRecord {
 	}
 	r, ok := parseShellRecord(p.ShellRecord)
 	if !ok || r.PID != p.PanePID || r.StartStack != fresh.StartStack || fresh.StartStack == 0 {
-		return fresh
+		r = fresh
+	}
+	if len(r.Prompt) == 0 && r.StartStack != 0 {
+		r.Prompt = c.promptDepths().of(p.PanePID)
 	}
 	return r
 }
 
-// knows reports whether sp is one of the prompt's stack pointers.
-func (r shellRecord) knows(sp uint64) bool { return sp != 0 && slices.Contains(r.Prompt, sp) }
-
-// learn adds sp, seen at a moment the shell was known to be at its
-// top-level prompt.
-func (r *shellRecord) learn(sp uint64) {
-	if sp == 0 || r.StartStack == 0 || r.knows(sp) {
-		return
+// depth returns how deep in the stack sp is (0 when unknown).
+func (r shellRecord) depth(sp uint64) uint64 {
+	if sp == 0 || r.StartStack <= sp {
+		return 0
 	}
-	r.Prompt = append([]uint64{sp}, r.Prompt...)
+	return r.StartStack - sp
+}
+
+// knows reports whether a read made with stack pointer sp is at one of
+// the prompt's depths.
+func (r shellRecord) knows(sp uint64) bool {
+	d := r.depth(sp)
+	return d != 0 && slices.Contains(r.Prompt, d)
+}
+
+// learn adds the depth of sp, seen at a moment the shell was known to be
+// at its top-level prompt. It reports whether that depth is new.
+func (r *shellRecord) learn(sp uint64) bool {
+	d := r.depth(sp)
+	if d == 0 || slices.Contains(r.Prompt, d) {
+		return false
+	}
+	r.Prompt = append([]uint64{d}, r.Prompt...)
 	if len(r.Prompt) > maxPromptSPs {
 		r.Prompt = r.Prompt[:maxPromptSPs]
 	}
+	return true
 }
 
 // sawPrompt notes that the shell was seen at its prompt at t: its first
@@ -169,12 +194,14 @@ func (r *shellRecord) sawPrompt(t time.Time, watched bool) {
 // user's (which needs a prompt first).
 func (r shellRecord) returning() bool { return r.Created && r.Seen == 0 || r.End > r.Seen }
 
-// save stores r with pane paneID. A failure is ignored: the record is
+// saveShellRecord stores r with pane paneID, and its prompt depths with
+// those of the shell's binary. A failure is ignored: the record is
 // evidence for later calls, and without it they fall back on what /proc
 // alone says.
 func (c *Client) saveShellRecord(ctx context.Context, paneID string, r shellRecord) {
 	if r.PID <= 0 {
 		return
 	}
+	c.promptDepths().add(r.PID, r.Prompt)
 	_, _ = c.Exec(ctx, nil, "set-option", "-p", "-t", paneID, shellOption, r.String())
 }

@@ -98,11 +98,13 @@ func probePrompt(pid int, tty string, kind shellKind, name string, rec *shellRec
 		return promptState{AtPrompt: No, What: what}
 	}
 	st := tmux.ReadStatus(pid)
-	if st.OK && (st.State != 'S' || st.WaitsForChild()) {
+	if st.OK && (st.State != 'S' || st.WaitsForChild() || st.SigPnd != 0) {
 		// Running, or waiting for a child of its own group (a startup
 		// file's command without job control, a prompt hook's command
-		// substitution, a line editor's widget running fzf): whatever the
-		// terminal's mode says, the shell is not reading it.
+		// substitution, a line editor's widget running fzf), or about to
+		// take a signal (a C-c just typed: what it reads now may end):
+		// whatever the terminal's mode says, the shell is not reading
+		// it, or not for long.
 		return promptState{AtPrompt: No, What: name}
 	}
 	lflag, ok := tmux.TTYLflag(tty)
@@ -131,9 +133,13 @@ func probePrompt(pid int, tty string, kind shellKind, name string, rec *shellRec
 	return promptState{AtPrompt: Yes}
 }
 
-// readSyscall is tmux.ReadSyscall; tests replace it to see what tmx does
-// where /proc/<pid>/syscall cannot be read.
-var readSyscall = tmux.ReadSyscall
+// readSyscall and syscallReadable are tmux.ReadSyscall and
+// tmux.SyscallReadable; tests replace them to see what tmx does where
+// /proc/<pid>/syscall cannot be read.
+var (
+	readSyscall     = tmux.ReadSyscall
+	syscallReadable = tmux.SyscallReadable
+)
 
 // editorOff reports whether the shell pid was started with its line
 // editor off (bash --noediting), so that it reads its prompt line by line
@@ -158,7 +164,12 @@ func editorOff(pid int, name string) bool {
 // reading its terminal line by line is the read builtin or a question.
 func readingState(pid int, tty, name string, sc tmux.Syscall, editing bool, rec *shellRecord) (ps promptState, known bool) {
 	wait, fd, timed := sc.Wait()
+	learned := rec != nil && len(rec.Prompt) > 0
 	switch {
+	case wait == tmux.WaitUnknown && learned:
+		// Between two calls of its own (a multithreaded shell such as fish
+		// waits on a lock for a moment): not reading, for now.
+		return promptState{AtPrompt: No, What: name}, true
 	case wait == tmux.WaitUnknown:
 		return promptState{}, false
 	case wait == tmux.WaitRead && tmux.FDTarget(pid, fd) != tty:
@@ -170,7 +181,6 @@ func readingState(pid int, tty, name string, sc tmux.Syscall, editing bool, rec 
 	if timed {
 		sp = 0 // not a place the prompt reads at for good
 	}
-	learned := rec != nil && len(rec.Prompt) > 0
 	switch {
 	case learned && rec.knows(sc.SP):
 		return promptState{AtPrompt: Yes, Editing: editing, SP: sc.SP}, true

@@ -112,14 +112,14 @@ func (w *ServerWatch) Close() {
 // (read from /proc and the pane's terminal, as tmx run does before it
 // types): Yes, No (another program, or the shell is busy), or Unknown
 // where that cannot be read.
-func PaneAtPrompt(p PaneInfo) Tri {
+func (c *Client) PaneAtPrompt(p PaneInfo) Tri {
 	if p.PaneDead {
 		return No
 	}
 	if _, kind := paneShell(p); kind == shellNone {
 		return No
 	}
-	return shellPrompt(p).AtPrompt
+	return c.shellPrompt(p).AtPrompt
 }
 
 // notify sends ch a value unless one is waiting (coalesced).

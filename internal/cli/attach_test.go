@@ -83,7 +83,7 @@ func TestAttachReadOnlyFromAnotherServer(t *testing.T) {
 		t.Fatal(err)
 	}
 	outer.Tmux("new-session", "-d", "-s", "o", "-x", "60", "-y", "15",
-		"env TMX_TEST_MAIN=1 TMX_SOCKET_NAME="+srv.Name+" "+exe+" attach --read-only work")
+		"env TMX_TEST_MAIN=1 TMUX_TMPDIR="+srv.Getenv("TMUX_TMPDIR")+" TMX_SOCKET_NAME="+srv.Name+" "+exe+" attach --read-only work")
 	var clients string
 	deadline := time.Now().Add(10 * time.Second)
 	for time.Now().Before(deadline) {

@@ -184,7 +184,7 @@ func (v *topView) frame(ctx context.Context) (*topFrame, error) {
 		calls = joinAudit(recs, snap)
 	}
 	for _, p := range panes {
-		at := client.PaneAtPrompt(p)
+		at := v.cl.PaneAtPrompt(p)
 		f.Panes = append(f.Panes, topPane{
 			PaneID: p.PaneID, SessionID: p.SessionID, SessionName: p.SessionName, WindowID: p.WindowID,
 			WindowIndex: p.WindowIndex, WindowName: p.WindowName, PaneIndex: p.PaneIndex,

@@ -71,8 +71,8 @@ func wantCheck(t *testing.T, checks map[string]map[string]any, name, status stri
 
 // socketStatus is the status of a sound socket check: a warning when the
 // tests run with TMUX_TMPDIR set, else ok.
-func socketStatus() string {
-	if os.Getenv("TMUX_TMPDIR") != "" {
+func socketStatus(srv *tmuxtest.Server) string {
+	if srv.Getenv("TMUX_TMPDIR") != "" {
 		return "warn"
 	}
 	return "ok"
@@ -89,7 +89,7 @@ func TestDoctorCleanServer(t *testing.T) {
 		t.Errorf("server: pid %v path %v, want %d", d["server_pid"], d["socket_path"], pid)
 	}
 	wantCheck(t, checks, "tmux_binary", "ok", "3.")
-	wantCheck(t, checks, "socket", socketStatus(), srv.Name, "a server answers")
+	wantCheck(t, checks, "socket", socketStatus(srv), srv.Name, "a server answers")
 	wantCheck(t, checks, "config_provenance", "ok", "tmx-minimal")
 	for _, name := range []string{"command_aliases", "hooks", "status_jobs", "default_command"} {
 		wantCheck(t, checks, name, "ok")
@@ -152,7 +152,7 @@ func TestDoctorNoServer(t *testing.T) {
 		t.Errorf("no server: pid %v path %v", d["server_pid"], d["socket_path"])
 	}
 	wantCheck(t, checks, "tmux_binary", "ok")
-	wantCheck(t, checks, "socket", socketStatus(), "no server running")
+	wantCheck(t, checks, "socket", socketStatus(srv), "no server running")
 	for _, name := range doctorChecks[3:] {
 		wantCheck(t, checks, name, "ok", "no server running")
 	}
@@ -213,5 +213,5 @@ func TestDoctorSocketMissingServerAlive(t *testing.T) {
 		time.Sleep(20 * time.Millisecond)
 	}
 	_, checks = doctorDoc(t, srv, 0)
-	wantCheck(t, checks, "socket", socketStatus(), "a server answers")
+	wantCheck(t, checks, "socket", socketStatus(srv), "a server answers")
 }

@@ -26,6 +26,7 @@ import (
 // within d: a fault must never make tmx hang.
 func faultRun(t *testing.T, d time.Duration, srv *tmuxtest.Server, args ...string) cliResult {
 	t.Helper()
+	d = tmuxtest.Patience(d)
 	done := make(chan cliResult, 1)
 	go func() { done <- tmx(t, srv, "", args...) }()
 	select {

@@ -61,6 +61,7 @@ func TestFilesTmxWrites(t *testing.T) {
 	got := map[string]string{ // README row -> the file it names
 		"$XDG_RUNTIME_DIR/tmx/":    private,
 		"…/cursor.key":             filepath.Join(private, "cursor.key"),
+		"…/prompt-depths":          filepath.Join(private, "prompt-depths"),
 		".SOCKET.tmx-control.lock": filepath.Join(filepath.Dir(sock), "."+filepath.Base(sock)+".tmx-control.lock"),
 		"TMX_AUDIT":                audit,
 	}
@@ -98,7 +99,7 @@ func TestFilesTmxWrites(t *testing.T) {
 	}
 	entries, _ := os.ReadDir(private)
 	for _, e := range entries {
-		if n := e.Name(); n != "cursor.key" && !regexp.MustCompile(`^(tmux-[0-9a-f]{16}\.conf|server-[0-9a-f]{16}\.json|run-[0-9a-f]{16}\.(stdout|stderr|sh|claim)|pane-[0-9a-f]{16}-[0-9]+\.lock)$`).MatchString(n) && !strings.HasSuffix(n, ".tmx-control.lock") {
+		if n := e.Name(); n != "cursor.key" && n != "prompt-depths" && !regexp.MustCompile(`^(tmux-[0-9a-f]{16}\.conf|server-[0-9a-f]{16}\.json|run-[0-9a-f]{16}\.(stdout|stderr|sh|claim)|pane-[0-9a-f]{16}-[0-9]+\.lock)$`).MatchString(n) && !strings.HasSuffix(n, ".tmx-control.lock") {
 			t.Errorf("%s holds %s, which the README does not list", private, n)
 		}
 	}

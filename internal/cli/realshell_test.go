@@ -27,13 +27,21 @@ const frameLine = "/run-"
 
 func userShell(t *testing.T, srv *tmuxtest.Server, name, shell, rc string) (pane, histfile string) {
 	t.Helper()
+	pane, histfile, prompt := startUserShell(t, srv, name, shell, rc)
+	srv.WaitFor(pane, func(s string) bool { return strings.HasSuffix(strings.TrimSpace(s), prompt) }, 20*time.Second)
+	return pane, histfile
+}
+
+// startUserShell is userShell without the wait for the first prompt; it
+// returns the prompt too.
+func startUserShell(t *testing.T, srv *tmuxtest.Server, name, shell, rc string) (pane, histfile, prompt string) {
+	t.Helper()
 	path := tmuxtest.Shell(t, shell)
 	dir := filepath.Join(srv.Home, name)
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		t.Fatal(err)
 	}
 	var argv []string
-	prompt := ""
 	switch shell {
 	case "bash":
 		histfile = filepath.Join(dir, "bash_history")
@@ -56,12 +64,17 @@ func userShell(t *testing.T, srv *tmuxtest.Server, name, shell, rc string) (pane
 		write(t, filepath.Join(dir, "fish", "config.fish"), "function fish_prompt; echo -n 'F> '; end\nfunction fish_mode_prompt; end\nset -g fish_greeting\n"+rc+"\n")
 		argv = []string{"env", "XDG_CONFIG_HOME=" + dir, "XDG_DATA_HOME=" + dir, path, "-i"}
 		prompt = "F>"
+	case "dash":
+		histfile = ""
+		rcfile := filepath.Join(dir, "dashrc")
+		write(t, rcfile, "PS1='D$ '\n"+rc+"\n")
+		argv = []string{"env", "ENV=" + rcfile, path, "-i"}
+		prompt = "D$"
 	default:
 		t.Fatalf("userShell: no setup for %s", shell)
 	}
 	pane = srv.Session(name, 100, 30, argv...)
-	srv.WaitFor(pane, func(s string) bool { return strings.HasSuffix(strings.TrimSpace(s), prompt) }, 20*time.Second)
-	return pane, histfile
+	return pane, histfile, prompt
 }
 
 func write(t *testing.T, path, text string) {
@@ -330,7 +343,7 @@ func TestRunLateLineStartsNothing(t *testing.T) {
 	// hand now runs after tmx's.
 	srv.Tmux("send-keys", "-t", pane, "-l", "echo later-$((6*7)); history -a")
 	srv.Tmux("send-keys", "-t", pane, "Enter")
-	srv.WaitFor(pane, func(s string) bool { return strings.Contains(s, "\nlater-42\n") }, tmuxtest.Patience(10*time.Second))
+	srv.WaitFor(pane, func(s string) bool { return strings.Contains(s, "\nlater-42\n") }, 10*time.Second)
 	if _, err := os.Stat(ran); err == nil {
 		t.Errorf("the command ran after tmx reported that it had not started:\n%s", srv.Capture(pane))
 	}

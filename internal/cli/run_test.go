@@ -419,13 +419,17 @@ func TestRunUTF8WithoutLocale(t *testing.T) {
 }
 
 // A run into a pane whose window has synchronize-panes on reaches only the
-// target: the frame is pasted, and paste-buffer is not synchronized.
+// target: the frame is pasted, and paste-buffer is not synchronized. That
+// holds for the keys that clear the target's command line too: the
+// sibling keeps the text a person left on its own.
 func TestRunSynchronizedSiblingUntouched(t *testing.T) {
 	t.Parallel()
 	srv := tmuxtest.New(t)
 	pane := srv.NewPane("s", "bash", 80, 20)
 	sib := srv.Tmux("split-window", "-d", "-P", "-F", "#{pane_id}", "-t", pane, "bash")
 	srv.WaitFor(sib, func(s string) bool { return strings.TrimSpace(s) != "" }, 5*time.Second)
+	srv.Tmux("send-keys", "-t", sib, "-l", "sibling-pending")
+	srv.WaitFor(sib, func(s string) bool { return strings.Contains(s, "sibling-pending") }, 5*time.Second)
 	srv.Tmux("set-option", "-w", "-t", pane, "synchronize-panes", "on")
 	d := runIn(t, srv, pane, "echo only-here", 0)
 	if d["output"] != "only-here" {
@@ -435,8 +439,8 @@ func TestRunSynchronizedSiblingUntouched(t *testing.T) {
 	// to it before.
 	srv.Tmux("send-keys", "-t", pane, "-l", "MARK")
 	srv.WaitFor(sib, func(s string) bool { return strings.Contains(s, "MARK") }, 5*time.Second)
-	if s := srv.Capture(sib); strings.Contains(s, "only-here") || strings.Contains(s, "tmx") {
-		t.Errorf("the synchronized sibling received input:\n%s", s)
+	if s := srv.Capture(sib); strings.Contains(s, "only-here") || strings.Contains(s, "tmx") || !strings.Contains(s, "sibling-pendingMARK") {
+		t.Errorf("the synchronized sibling received input, or lost its own:\n%s", s)
 	}
 }
 

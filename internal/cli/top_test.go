@@ -222,7 +222,7 @@ func TestTopLive(t *testing.T) {
 		t.Fatal(err)
 	}
 	view := outer.Tmux("new-session", "-d", "-P", "-F", "#{pane_id}", "-s", "view", "-x", "150", "-y", "30",
-		"env TMX_TEST_MAIN=1 TMX_SOCKET_NAME="+srv.Name+" "+exe+" top")
+		"env TMX_TEST_MAIN=1 TMUX_TMPDIR="+srv.Getenv("TMUX_TMPDIR")+" TMX_SOCKET_NAME="+srv.Name+" "+exe+" top")
 	outer.WaitFor(view, func(s string) bool { return strings.Contains(s, "q quits") && strings.Contains(s, work+" ") }, 10*time.Second)
 	if n := srv.Tmux("display-message", "-p", "-t", "work", "#{session_attached}"); n != "1" {
 		t.Errorf("session_attached %s while top watches, want its one control client", n)

@@ -47,6 +47,7 @@ func faultSession(t *testing.T, srv *tmuxtest.Server, env ...string) (*sdk.Clien
 // faultCall calls a tool and fails the test if no answer comes within d.
 func faultCall(t *testing.T, s *sdk.ClientSession, d time.Duration, name string, args map[string]any) *sdk.CallToolResult {
 	t.Helper()
+	d = tmuxtest.Patience(d)
 	ctx, cancel := context.WithTimeout(context.Background(), d)
 	defer cancel()
 	res, err := s.CallTool(ctx, &sdk.CallToolParams{Name: name, Arguments: args})
@@ -171,6 +172,7 @@ func faultStrays(srv *tmuxtest.Server, mcpPid, tmuxPid int) []string {
 // tmux has not noticed yet), never for timing.
 func faultSettle(t *testing.T, d time.Duration, what string, cond func() (bool, string)) {
 	t.Helper()
+	d = tmuxtest.Patience(d)
 	deadline := time.Now().Add(d)
 	for {
 		ok, detail := cond()
@@ -461,7 +463,7 @@ func TestFaultStoppedServerOverMCP(t *testing.T) {
 		{"capture_pane", map[string]any{"target": pane}},
 		{"run_shell_command", map[string]any{"target": pane, "command": "echo hi", "timeout_seconds": 60}},
 	} {
-		res := faultCall(t, s, tmuxtest.Patience(20*time.Second), c.tool, c.args)
+		res := faultCall(t, s, 20*time.Second, c.tool, c.args)
 		if txt := faultText(res); !res.IsError || !strings.HasPrefix(txt, "error tmux_unresponsive: ") || !strings.Contains(txt, fmt.Sprintf("(pid %d)", tmuxPid)) {
 			t.Errorf("%s with the server stopped: isError %v %q", c.tool, res.IsError, txt)
 		}

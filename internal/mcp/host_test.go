@@ -35,7 +35,7 @@ func TestMCPServesHost(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	sshd := sshtest.New(t, sshtest.Options{SetEnv: []string{"TMX_TEST_MAIN=1", "HOME=" + srv.Home, "XDG_RUNTIME_DIR=" + t.TempDir()}, Kex: "curve25519-sha256"})
+	sshd := sshtest.New(t, sshtest.Options{SetEnv: []string{"TMX_TEST_MAIN=1", "HOME=" + srv.Home, "XDG_RUNTIME_DIR=" + t.TempDir(), "TMUX_TMPDIR=" + srv.Getenv("TMUX_TMPDIR")}, Kex: "curve25519-sha256"})
 	short, err := os.MkdirTemp("", "tmxm")
 	if err != nil {
 		t.Fatal(err)

@@ -53,6 +53,7 @@ func newRig(t *testing.T) *rig {
 	remoteDir := t.TempDir()
 	sshd := sshtest.New(t, sshtest.Options{SetEnv: []string{
 		"TMX_TEST_MAIN=1", "HOME=" + srv.Home, "XDG_RUNTIME_DIR=" + remoteDir, "HISTFILE=/dev/null",
+		"TMUX_TMPDIR=" + srv.Getenv("TMUX_TMPDIR"),
 	}, Kex: "curve25519-sha256"})
 	// ssh's control sockets have a length limit: a short directory.
 	local, err := os.MkdirTemp("", "tmxr")

@@ -335,6 +335,13 @@ func ReadSyscall(pid int) (Syscall, bool) {
 	return parseSyscall(string(b))
 }
 
+// SyscallReadable reports whether /proc/<pid>/syscall can be read at all
+// (see [ReadSyscall]), whatever the process is doing.
+func SyscallReadable(pid int) bool {
+	_, err := os.ReadFile(filepath.Join("/proc", strconv.Itoa(pid), "syscall"))
+	return err == nil
+}
+
 // parseSyscall parses "NR ARG1 ... ARG6 SP PC" (hexadecimal but for NR).
 // "running" and "-1 SP PC" (blocked, but not in a system call) are not
 // ok.

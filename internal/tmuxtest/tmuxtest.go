@@ -47,6 +47,14 @@ func New(t testing.TB) *Server {
 	s := &Server{t: t, Name: "tmx-test-" + hex.EncodeToString(b[:])}
 	s.Home = t.TempDir()
 	runtimeDir := t.TempDir()
+	// A socket directory of its own (TMUX_TMPDIR), short enough for a
+	// socket path: a server the test leaves by mistake is in it, not in
+	// the user's, and a TMUX_TMPDIR of the caller's cannot move the test's
+	// sockets anywhere else.
+	sockDir, err := os.MkdirTemp("", "tmxt")
+	if err != nil {
+		t.Fatal(err)
+	}
 	zdot := filepath.Join(s.Home, "zdot")
 	os.MkdirAll(zdot, 0o700)
 	os.WriteFile(filepath.Join(zdot, ".zshrc"), []byte("PS1='zsh$ '\n"), 0o600)
@@ -54,7 +62,7 @@ func New(t testing.TB) *Server {
 	for _, kv := range os.Environ() {
 		k, _, _ := strings.Cut(kv, "=")
 		switch k {
-		case "TMUX", "TMUX_PANE", "TMX_SOCKET_NAME", "TMX_SOCKET_PATH", "TMX_TMUX", "TMX_TMUX_CONFIG",
+		case "TMUX", "TMUX_PANE", "TMUX_TMPDIR", "TMX_SOCKET_NAME", "TMX_SOCKET_PATH", "TMX_TMUX", "TMX_TMUX_CONFIG",
 			"HOME", "XDG_RUNTIME_DIR", "ZDOTDIR", "TMX_MAX_LINES", "TMX_MAX_BYTES", "TMX_WAIT_MAX_SECONDS",
 			"HISTFILE", "ENV":
 			continue
@@ -62,13 +70,17 @@ func New(t testing.TB) *Server {
 		s.Env = append(s.Env, kv)
 	}
 	s.Env = append(s.Env,
+		"TMUX_TMPDIR="+sockDir,
 		"TMX_SOCKET_NAME="+s.Name,
 		"HOME="+s.Home,
 		"XDG_RUNTIME_DIR="+runtimeDir,
 		"ZDOTDIR="+zdot,
 		"HISTFILE=/dev/null",
 	)
-	t.Cleanup(s.KillServer)
+	t.Cleanup(func() {
+		s.KillServer()
+		os.RemoveAll(sockDir)
+	})
 	return s
 }
 
@@ -300,9 +312,11 @@ func (s *Server) Capture(pane string) string {
 }
 
 // WaitFor waits until cond holds for the pane's screen, failing the test
-// after timeout. For test setup only: tmx itself never polls a screen.
+// after timeout (scaled by [Patience]). For test setup only: tmx itself
+// never polls a screen.
 func (s *Server) WaitFor(pane string, cond func(screen string) bool, timeout time.Duration) string {
 	s.t.Helper()
+	timeout = Patience(timeout)
 	ctx, cancel := context.WithTimeout(context.Background(), timeout)
 	defer cancel()
 	for {
@@ -326,7 +340,7 @@ func (s *Server) WaitFor(pane string, cond func(screen string) bool, timeout tim
 func (s *Server) WaitStarted(pane string) {
 	s.t.Helper()
 	pid := s.Tmux("display-message", "-p", "-t", pane, "#{pane_pid}")
-	deadline := time.Now().Add(10 * time.Second)
+	deadline := time.Now().Add(Patience(10 * time.Second))
 	for {
 		comm, err := os.ReadFile(filepath.Join("/proc", pid, "comm"))
 		if err != nil || !strings.HasPrefix(string(comm), "tmux") {
@@ -388,4 +402,21 @@ func (s *Server) Gate() (cmd string, open func()) {
 	open = func() { once.Do(func() { s.TryTmux("wait-for", "-S", channel) }) }
 	s.t.Cleanup(open)
 	return fmt.Sprintf("'%s' -S '%s' wait-for %s", bin, path, channel), open
+}
+
+// AwaitGated waits until a process waits behind the gate whose command is
+// cmd (see [Server.Gate]): the command before it in a run has run.
+func (s *Server) AwaitGated(cmd string) {
+	s.t.Helper()
+	channel := cmd[strings.LastIndex(cmd, " ")+1:]
+	deadline := time.Now().Add(Patience(20 * time.Second))
+	for {
+		if out, _ := exec.Command("pgrep", "-f", "wait-for "+channel+"$").Output(); len(strings.TrimSpace(string(out))) > 0 {
+			return
+		}
+		if time.Now().After(deadline) {
+			s.t.Fatalf("nothing waits behind gate %s", channel)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
 }

@@ -1,0 +1,235 @@
+package cli
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/tmx-sh/tmx/internal/tmuxtest"
+	"github.com/tmx-sh/tmx/tmxerr"
+)
+
+// States a person leaves a pane in, then one tmx run: tmx types only into
+// a shell whose line editor reads at its own prompt. A shell that reads
+// an answer (a question of its own, the read builtin, the rest of an
+// unfinished command) is refused with pane_prompting, quoting the line,
+// and nothing is typed: the question is still open afterwards, and
+// nothing the person left pending ran.
+
+// learnPrompt runs one command in pane, so that tmx has seen the shell
+// at its own prompt (a pane tmx creates learns it at its first prompt).
+func learnPrompt(t *testing.T, srv *tmuxtest.Server, pane string) {
+	t.Helper()
+	runIn(t, srv, pane, "true", 0)
+}
+
+// leave types keys by hand into pane and waits until the screen shows want.
+func leave(t *testing.T, srv *tmuxtest.Server, pane, keys, want string) {
+	t.Helper()
+	srv.Tmux("send-keys", "-t", pane, "-l", keys)
+	srv.Tmux("send-keys", "-t", pane, "Enter")
+	srv.WaitFor(pane, func(s string) bool { return strings.Contains(s, want) }, 10*time.Second)
+}
+
+// refusedAsPrompting runs a command into pane and requires pane_prompting
+// quoting quote, with the screen unchanged after it.
+func refusedAsPrompting(t *testing.T, srv *tmuxtest.Server, pane, quote string) {
+	t.Helper()
+	before := srv.Capture(pane)
+	r := tmx(t, srv, "", "--json", "run", pane, "--", "echo tmx-typed-this")
+	code, msg, hint := r.errDoc(t)
+	if r.code != tmxerr.ExitUsage || code != tmxerr.PanePrompting || !strings.Contains(msg, quote) || !strings.Contains(hint, "C-c") {
+		t.Errorf("run into a prompting shell: exit %d %s %q %q, want pane_prompting quoting %q", r.code, code, msg, hint, quote)
+	}
+	time.Sleep(100 * time.Millisecond) // a typed key would show by now
+	if after := srv.Capture(pane); after != before {
+		t.Errorf("the pane changed:\nbefore:\n%s\nafter:\n%s", before, after)
+	}
+}
+
+func TestRunRefusesAShellThatAsks(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	for _, f := range []string{"a", "b"} {
+		os.WriteFile(filepath.Join(dir, f), nil, 0o600)
+	}
+	for _, c := range []struct {
+		name, shell, rc, keys, shows string
+		check                        func(t *testing.T, srv *tmuxtest.Server, pane string)
+	}{
+		{name: "zsh correct", shell: "zsh", rc: "setopt correct err_exit", keys: "xcat", shows: "[nyae]?"},
+		{name: "zsh rm star", shell: "zsh", keys: "cd " + dir + "; rm *", shows: "[yn]?", check: func(t *testing.T, _ *tmuxtest.Server, _ string) {
+			if _, err := os.Stat(filepath.Join(dir, "a")); err != nil {
+				t.Error("the files are gone: the question was answered")
+			}
+		}},
+		{name: "bash read", shell: "bash", keys: "read -p 'na''me? ' x", shows: "name?"},
+		{name: "bash read -e", shell: "bash", keys: "read -e -p 'ed''it? ' x", shows: "edit?"},
+		{name: "zsh read -q", shell: "zsh", keys: "read -q 'x?su''re? '", shows: "sure?"},
+		{name: "fish read", shell: "fish", keys: "read -P 'na''me? ' x", shows: "name?"},
+		{name: "dash read", shell: "dash", keys: "printf 'na''me? '; read x", shows: "name?"},
+		{name: "bash custom PS2", shell: "bash", rc: "PS2='... '", keys: `echo "abc`, shows: "..."},
+		{name: "zsh custom PS2", shell: "zsh", rc: "PS2='... '", keys: `echo "abc`, shows: "..."},
+		{name: "dash PS2", shell: "dash", rc: "PS2='... '", keys: `echo "abc`, shows: "..."},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			srv := tmuxtest.New(t)
+			pane, _ := userShell(t, srv, "q", c.shell, c.rc)
+			learnPrompt(t, srv, pane)
+			leave(t, srv, pane, c.keys, c.shows)
+			refusedAsPrompting(t, srv, pane, c.shows)
+			if c.check != nil {
+				c.check(t, srv, pane)
+			}
+			shellAlive(t, srv, pane)
+			// Once the question is gone (C-c), runs work again.
+			srv.Tmux("send-keys", "-t", pane, "C-c")
+			if d := runIn(t, srv, pane, "echo back", 0, "--timeout", tmuxtest.PatienceSeconds(10)); d["output"] != "back" {
+				t.Errorf("after C-c: %v", d)
+			}
+		})
+	}
+}
+
+// A shell met for the first time, where tmx never saw a prompt of this
+// pane, is checked against what tmx learnt of the same shell binary in
+// another pane: zsh's correct question is told from its prompt at once.
+func TestRunKnowsAShellBinaryFromAnotherPane(t *testing.T) {
+	t.Parallel()
+	srv := tmuxtest.New(t)
+	first, _ := userShell(t, srv, "one", "zsh", "")
+	learnPrompt(t, srv, first)
+	pane, _ := userShell(t, srv, "two", "zsh", "setopt correct")
+	leave(t, srv, pane, "xcat", "[nyae]?")
+	refusedAsPrompting(t, srv, pane, "[nyae]?")
+}
+
+// A shell that reads its startup files slowly, and a prompt hook that
+// runs a program for seconds, are waited for: the first run into a fresh
+// pane and runs back to back all give their output, however long the
+// shell takes to come back to its prompt, within the run's timeout.
+func TestRunWaitsForASlowShell(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct{ shell, rc string }{
+		{"bash", "sleep 2; PROMPT_COMMAND='sleep 2'"},
+		{"zsh", "sleep 2; precmd() { sleep 2 }"},
+		{"fish", "sleep 2; function slow --on-event fish_prompt; sleep 2; end"},
+	} {
+		t.Run(c.shell, func(t *testing.T) {
+			t.Parallel()
+			srv := tmuxtest.New(t)
+			pane, _ := slowShell(t, srv, c.shell, c.rc)
+			for i := 0; i < 3; i++ {
+				want := fmt.Sprintf("run-%d", i)
+				d := runIn(t, srv, pane, "echo "+want, 0, "--timeout", tmuxtest.PatienceSeconds(20))
+				if d["output"] != want || d["started"] != true {
+					t.Errorf("run %d: %v", i, d)
+				}
+			}
+		})
+	}
+}
+
+// slowShell is userShell without waiting for the prompt: the shell is
+// still in its startup files when it returns.
+func slowShell(t *testing.T, srv *tmuxtest.Server, shell, rc string) (string, string) {
+	t.Helper()
+	pane, hist, _ := startUserShell(t, srv, "slow", shell, rc)
+	return pane, hist
+}
+
+// An escape sequence or string a command leaves unterminated (DCS, OSC,
+// APC) would swallow what tmux reads after it: the frame ends it before
+// each marker, so that run and the next give their output and status.
+func TestRunAfterAnUnterminatedEscape(t *testing.T) {
+	t.Parallel()
+	for _, esc := range []string{`\033P`, `\033]0;x`, `\033_`, `\033[12`} {
+		t.Run(esc, func(t *testing.T) {
+			t.Parallel()
+			srv := tmuxtest.New(t)
+			pane := srv.NewPane("e", "bash", 80, 20)
+			d := runIn(t, srv, pane, "printf 'before\\n"+esc+"'; exit 3", 3)
+			if d["output"] != "before" || d["end_lost"] == true {
+				t.Errorf("the run that printed it: %v", d)
+			}
+			for i := 0; i < 2; i++ {
+				if d := runIn(t, srv, pane, "echo after", 0); d["output"] != "after" {
+					t.Errorf("run %d after it: %v", i, d)
+				}
+			}
+		})
+	}
+}
+
+// $? after a run is what it was before the run, and a command that
+// signals the user's shell itself leaves its errexit as it was.
+func TestRunLeavesTheShellAsItWas(t *testing.T) {
+	t.Parallel()
+	for _, shell := range []string{"bash", "zsh", "dash"} {
+		t.Run(shell, func(t *testing.T) {
+			t.Parallel()
+			srv := tmuxtest.New(t)
+			pane, _ := userShell(t, srv, "s", shell, "")
+			leave(t, srv, pane, "false", "false")
+			runIn(t, srv, pane, "true", 0)
+			leave(t, srv, pane, `echo "sta""tus-$?"`, "status-")
+			if s := srv.Capture(pane); !strings.Contains(s, "status-1") {
+				t.Errorf("$? after a run:\n%s", s)
+			}
+		})
+	}
+	t.Run("errexit", func(t *testing.T) {
+		t.Parallel()
+		srv := tmuxtest.New(t)
+		pane, _ := userShell(t, srv, "s", "bash", "set -e")
+		tmx(t, srv, "", "--json", "run", pane, "--", "kill -INT $$")
+		leave(t, srv, pane, `case $- in *e*) echo "errexit""-on";; *) echo "errexit""-off";; esac`, "errexit-o")
+		if s := srv.Capture(pane); !strings.Contains(s, "errexit-on") {
+			t.Errorf("errexit after kill -INT $$:\n%s", s)
+		}
+	})
+}
+
+// A command that ignores SIGINT goes on after a C-c, and its run ends when
+// it ends, reporting its own status, not 130 when the C-c came. (Under
+// fish the command runs in a fish that evals it, and that fish, which
+// gets the C-c too, ends with 130 once the command has ended.)
+func TestRunCommandIgnoringInterrupt(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		shell  string
+		status float64
+	}{{"bash", 0}, {"zsh", 0}, {"dash", 0}, {"fish", 130}} {
+		t.Run(c.shell, func(t *testing.T) {
+			t.Parallel()
+			srv := tmuxtest.New(t)
+			pane, _ := userShell(t, srv, "i", c.shell, "")
+			gate, open := srv.Gate()
+			command := "trap '' INT; " + gate + "; echo survived"
+			if c.shell == "fish" {
+				command = "sh -c \"trap '' INT; " + gate + "; echo survived\""
+			}
+			done := make(chan cliResult, 1)
+			go func() {
+				done <- tmx(t, srv, "", "--json", "run", "--timeout", tmuxtest.PatienceSeconds(30), pane, "--", command)
+			}()
+			srv.AwaitGated(gate)
+			srv.Tmux("send-keys", "-t", pane, "C-c")
+			time.Sleep(200 * time.Millisecond) // the frame has had the signal
+			select {
+			case r := <-done:
+				t.Fatalf("the run ended before its command did: %+v", r)
+			default:
+			}
+			open()
+			d := (<-done).doc(t)
+			if d["exit_status"] != c.status || !strings.HasSuffix(d["output"].(string), "survived") {
+				t.Errorf("after C-c: %v", d)
+			}
+		})
+	}
+}
