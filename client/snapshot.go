@@ -167,6 +167,10 @@ type Snapshot struct {
 	Server Server
 	Panes  []PaneInfo
 	Caller Caller
+	// IDsFrom is the server run the caller's id targets come from, when
+	// known (see ListedRun): an id target on another run is refused with
+	// stale_target where it is resolved.
+	IDsFrom *RunID
 }
 
 // Snapshot lists every pane on the server in one tmux call (list-panes -a).
@@ -257,6 +261,9 @@ func (s *Snapshot) Resolve(target string) (Resolved, error) {
 
 // ResolveSelector is [Snapshot.Resolve] for a parsed selector.
 func (s *Snapshot) ResolveSelector(sel selector.Selector) (Resolved, error) {
+	if err := s.checkIDRun(sel); err != nil {
+		return Resolved{}, err
+	}
 	view := s.Selectors()
 	t, err := sel.Resolve(view)
 	if err != nil {

@@ -15,6 +15,9 @@ import (
 
 func emitSpawn(x *call, verb string, sp *client.Spawned) error {
 	p := sp.Pane
+	if sp.Snap != nil {
+		x.cl.NoteCreated(sp.Snap.Server)
+	}
 	sp.Note = noteOf(x.words(), sp.Note, sp.NoteFix)
 	doc := result.Spawn{ServerRun: result.RunOf(sp.Snap), SessionID: p.SessionID, WindowID: p.WindowID, PaneID: p.PaneID, PaneWidth: p.PaneWidth, PaneHeight: p.PaneHeight,
 		Ready: sp.Ready, PaneExited: sp.PaneExited, ExitStatus: sp.ExitStatus, Note: sp.Note}

@@ -93,6 +93,11 @@ type call struct {
 	callCtx context.Context
 	// began is when the command started: a run's timeout counts from it.
 	began time.Time
+	// snap is the call's snapshot, once it took one (x.snapshot).
+	snap *client.Snapshot
+	// idTarget is the call's id target when it was not resolved through a
+	// snapshot (paneTarget): checkRead checks its run.
+	idTarget string
 }
 
 // Every command that talks to tmux ends within its deadline, whatever the
@@ -142,6 +147,9 @@ func (x *call) finish(err error) error {
 		if e := x.unresponsive(); e != nil {
 			return e
 		}
+	}
+	if err == nil && x.snap != nil && listing[x.Command.Name] {
+		x.cl.NoteListed(x.snap.Server)
 	}
 	return err
 }
@@ -255,8 +263,34 @@ func (x *call) snapshot() (*client.Client, *client.Snapshot, error) {
 	if err := x.checkRead(srv, err); err != nil {
 		return nil, nil, err
 	}
+	snap.IDsFrom = x.idsFrom(cl, srv)
+	x.snap = snap
 	return cl, snap, nil
 }
+
+// idsFrom is the server run the call's id targets come from: the one
+// --expect-server names, else the one tmx last listed on the socket
+// (client.ListedRun); nil when neither is known.
+func (x *call) idsFrom(cl *client.Client, srv client.Server) *client.RunID {
+	if want := globalString(x.Context, "expect-server"); want != "" {
+		pid, start, _ := strings.Cut(want, ":")
+		r := client.RunID{}
+		r.PID, _ = strconv.Atoi(pid)
+		if r.StartTime, _ = strconv.ParseInt(start, 10, 64); r.StartTime == 0 {
+			r.StartTime = srv.StartTime // PID alone: checkExpectServer checked it
+		}
+		return &r
+	}
+	if r, ok := cl.ListedRun(srv.SocketPath); ok {
+		return &r
+	}
+	return nil
+}
+
+// listing are the commands whose output lists the objects of the server
+// with their ids: a successful one records the server run it listed
+// (client.NoteListed), which later id targets are checked against.
+var listing = map[string]bool{"ls": true, "show": true, "find-pane": true, "search": true, "info": true, "top": true}
 
 // checkExpectServer refuses a server (its socket path, pid and start
 // time) other than the one --expect-server names: after a restart, tmux
@@ -323,9 +357,11 @@ func (x *call) paneTarget() (*client.Client, string, error) {
 		return nil, "", client.SelectorError(err)
 	}
 	if sel.Form == selector.FormPaneID {
-		// With --expect-server the caller checks the server run its own
-		// read reports (checkRead), after reading and before printing.
+		// With --expect-server, or a run tmx last listed, the caller
+		// checks the server run its own read reports (checkRead), after
+		// reading and before printing.
 		cl, err := x.newClient()
+		x.idTarget = sel.String()
 		return cl, sel.String(), err
 	}
 	cl, _, r, err := x.target(x.args[0])
@@ -339,6 +375,11 @@ func (x *call) paneTarget() (*client.Client, string, error) {
 // stale_target rather than as the read's own error. It returns err when
 // the server is the one expected.
 func (x *call) checkRead(srv client.Server, err error) error {
+	if err == nil && x.idTarget != "" && globalString(x.Context, "expect-server") == "" {
+		if r, ok := x.cl.ListedRun(srv.SocketPath); ok && r != client.RunOf(srv) {
+			return client.StaleIDError(x.idTarget, r, srv)
+		}
+	}
 	if x.serverChecked || globalString(x.Context, "expect-server") == "" {
 		return err
 	}

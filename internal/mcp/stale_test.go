@@ -39,6 +39,9 @@ func TestStaleIDsOverMCP(t *testing.T) {
 		{"kill_window", map[string]any{"target": "@0", "confirm": true}},
 		{"kill_session", map[string]any{"target": "$0", "confirm": true}},
 		{"capture_pane", map[string]any{"target": "%0"}},
+		{"send_keys_batch", map[string]any{"operations": []any{map[string]any{"target": "%0", "keys": []any{"x"}}}}},
+		{"send_keys_batch", map[string]any{"operations": []any{map[string]any{"target": "@0", "keys": []any{"x"}}}}},
+		{"send_keys_batch", map[string]any{"operations": []any{map[string]any{"target": "$0", "keys": []any{"x"}}}}},
 	} {
 		d, res := call(t, s, tools, c.tool, c.args)
 		if text := errText(res); !strings.HasPrefix(text, "error stale_target:") || !strings.Contains(text, "list_panes") || strings.Contains(text, "--") {
