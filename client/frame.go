@@ -315,6 +315,13 @@ func buildFrame(sh frameShell, m frameMarkers, ff frameFiles, command string, ex
 		// does not fire for that status, and is back after it.
 		top.WriteString("__tmx_nohist() { " + b + "emulate -L zsh; " + b + "trap - ZERR; " + `[[ $1 != " \\builtin . '"*/run-*.sh"'"* ]] || ` + b + "return 1; }\n" +
 			"(( ${zshaddhistory_functions[(Ie)__tmx_nohist]:-0} )) || zshaddhistory_functions+=(__tmx_nohist)\n")
+		// The hook comes too late for the line that installs it: without
+		// HIST_IGNORE_SPACE that first line is in the history list. Where
+		// the user has no HISTORY_IGNORE, one that matches only frame lines
+		// keeps it out of the history file when zsh writes it (at exit, by
+		// default; INC_APPEND_HISTORY and SHARE_HISTORY write the line
+		// before the frame runs).
+		top.WriteString("(( ${+HISTORY_IGNORE} )) || HISTORY_IGNORE='*\\\\builtin . *run-*.sh*'\n")
 		// zsh writes its history file when a subshell ends by exit (the
 		// command's own, or the frame's INT trap on a C-c), so the whole
 		// history would be appended to the file a second time: the

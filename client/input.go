@@ -429,12 +429,29 @@ func (c *Client) Paste(ctx context.Context, snap *Snapshot, p PaneInfo, text str
 			res.Bracketed = Unknown
 		}
 	}
+	// Text pasted to be submitted into a shell at its prompt replaces
+	// what was left on its command line (a half-typed command, a
+	// terminal's reply to a query that no program read), as typed text
+	// does: otherwise Enter would submit both.
+	var pre []string
+	if shell := c.shellPrompt(p); o.Enter && shell.AtPrompt == Yes {
+		reset := ""
+		if reset, res.LineReset, err = c.resetLine(ctx, p, shell.Editing); err != nil {
+			return nil, err
+		}
+		if reset != "" {
+			if pre, err = c.pasteArgs(ctx, "tmx-reset-"+randomHex(8), reset, p.PaneID); err != nil {
+				return nil, err
+			}
+			pre = append(pre, ";")
+		}
+	}
 	w, err := c.awaitInput(ctx, snap, p, o.InputOptions)
 	if err != nil {
 		return nil, err
 	}
 	buf := "tmx-paste-" + randomHex(8)
-	args := []string{"load-buffer", "-b", buf, "-", ";", "paste-buffer", "-d"}
+	args := append(pre, "load-buffer", "-b", buf, "-", ";", "paste-buffer", "-d")
 	if !o.NoBracket {
 		args = append(args, "-p")
 	}

@@ -97,6 +97,12 @@ func probePrompt(pid int, tty string, kind shellKind, name string, rec *shellRec
 	if what, running := tmux.RunningCommand(pid); running {
 		return promptState{AtPrompt: No, What: what}
 	}
+	if tmux.BusyChild(pid) {
+		// Running a command of its own group: whatever it waits in
+		// (fish polls while its command runs), it is not reading its
+		// terminal for a command line.
+		return promptState{AtPrompt: No, What: name}
+	}
 	st := tmux.ReadStatus(pid)
 	if st.OK && (st.State != 'S' || st.WaitsForChild() || st.SigPnd != 0) {
 		// Running, or waiting for a child of its own group (a startup

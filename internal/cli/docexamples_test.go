@@ -231,7 +231,10 @@ func (w *docWorld) runBlock(dir string, lines []string) []lineResult {
 		}
 		fmt.Fprintf(&script, "{\n%s\n} </dev/null >%s/%d.out 2>%s/%d.err\necho $? >%s/%d.status\n", run, out, i, out, i, out, i)
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+	// A block may build tmx (./install.sh, with a cold build cache the
+	// first time): the bound only keeps a hung line from holding the
+	// suite.
+	ctx, cancel := context.WithTimeout(context.Background(), tmuxtest.Patience(10*time.Minute))
 	defer cancel()
 	cmd := exec.CommandContext(ctx, "bash", "--norc", "--noprofile", "-c", script.String())
 	cmd.Dir = dir

@@ -3,6 +3,7 @@ package cli
 import (
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -123,11 +124,22 @@ func TestRunWaitsForASlowShell(t *testing.T) {
 			t.Parallel()
 			srv := tmuxtest.New(t)
 			pane, _ := slowShell(t, srv, c.shell, c.rc)
+			var ids []string
 			for i := 0; i < 3; i++ {
-				want := fmt.Sprintf("run-%d", i)
+				want := fmt.Sprintf("out-%d", i)
 				d := runIn(t, srv, pane, "echo "+want, 0, "--timeout", tmuxtest.PatienceSeconds(20))
 				if d["output"] != want || d["started"] != true {
 					t.Errorf("run %d: %v", i, d)
+				}
+				ids = append(ids, d["run_id"].(string))
+			}
+			// Typed only once the line editor read: each line shows once
+			// (typed while a hook runs, the terminal would echo it, and
+			// the editor again).
+			screen := srv.Tmux("capture-pane", "-p", "-J", "-S", "-", "-t", pane)
+			for _, id := range ids {
+				if n := strings.Count(screen, "run-"+id); n != 1 {
+					t.Errorf("run %s's line shows %d times:\n%s", id, n, screen)
 				}
 			}
 		})
@@ -229,6 +241,88 @@ func TestRunCommandIgnoringInterrupt(t *testing.T) {
 			d := (<-done).doc(t)
 			if d["exit_status"] != c.status || !strings.HasSuffix(d["output"].(string), "survived") {
 				t.Errorf("after C-c: %v", d)
+			}
+		})
+	}
+}
+
+// zsh without HIST_IGNORE_SPACE, writing its history file at exit (its
+// default): no line tmx typed reaches the file, the first one included.
+func TestRunZshHistoryFileAtExit(t *testing.T) {
+	t.Parallel()
+	srv := tmuxtest.New(t)
+	pane, hist := userShell(t, srv, "z", "zsh", "")
+	leave(t, srv, pane, "echo by-hand", "\nby-hand")
+	for i := 0; i < 3; i++ {
+		runIn(t, srv, pane, "true", 0)
+	}
+	srv.Tmux("set-option", "-p", "-t", pane, "remain-on-exit", "on")
+	srv.Tmux("send-keys", "-t", pane, "exit", "Enter")
+	srv.WaitFor(pane, func(string) bool { return srv.Tmux("display-message", "-p", "-t", pane, "#{pane_dead}") == "1" }, 10*time.Second)
+	lines := historyLines(t, hist)
+	if strings.Contains(lines, frameLine) || !strings.Contains(lines, "echo by-hand") {
+		t.Errorf("zsh's history file:\n%s", lines)
+	}
+}
+
+// A line editor's widget that runs a program holding the terminal (fzf
+// on C-r or C-t) is a program, not the shell's prompt: a run refuses the
+// pane as busy, and types nothing the program would read.
+func TestRunRefusesAWidgetsProgram(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct{ shell, rc string }{
+		{"bash", `bind -x '"\C-t": cat >/dev/null'`},
+		{"zsh", "w() { cat </dev/tty >/dev/null; zle reset-prompt }; zle -N w; bindkey '^T' w"},
+	} {
+		t.Run(c.shell, func(t *testing.T) {
+			t.Parallel()
+			srv := tmuxtest.New(t)
+			pane, _ := userShell(t, srv, "w", c.shell, c.rc)
+			learnPrompt(t, srv, pane)
+			srv.Tmux("send-keys", "-t", pane, "C-t")
+			shell := srv.Tmux("display-message", "-p", "-t", pane, "#{pane_pid}")
+			srv.WaitFor(pane, func(string) bool {
+				out, _ := exec.Command("pgrep", "-P", shell, "-x", "cat").Output()
+				return len(out) > 0
+			}, 10*time.Second)
+			r := tmx(t, srv, "", "--json", "run", pane, "--", "echo tmx-typed-this")
+			if code, _, _ := r.errDoc(t); r.code != tmxerr.ExitUsage || code != tmxerr.PaneBusy {
+				t.Errorf("run into a widget's program: exit %d %s", r.code, code)
+			}
+			srv.Tmux("send-keys", "-t", pane, "C-c")
+			if d := runIn(t, srv, pane, "echo back", 0, "--timeout", tmuxtest.PatienceSeconds(10)); d["output"] != "back" {
+				t.Errorf("after the widget: %v", d)
+			}
+		})
+	}
+}
+
+// A function named like the builtin the typed line calls (bash and zsh:
+// builtin; dash: command) takes the line: the shell reads it and does not
+// run the frame. The run says the command did not start, soon, rather
+// than waiting out its timeout, and a late call of the frame starts
+// nothing.
+func TestRunLineTakenByAFunction(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct{ shell, rc string }{
+		{"bash", `builtin() { echo "caught: $*"; }`},
+		{"zsh", `function builtin { echo "caught: $*" }`},
+		{"dash", `command() { echo "caught: $*"; }`},
+	} {
+		t.Run(c.shell, func(t *testing.T) {
+			t.Parallel()
+			srv := tmuxtest.New(t)
+			pane, _ := userShell(t, srv, "f", c.shell, c.rc)
+			began := time.Now()
+			d := runIn(t, srv, pane, "echo should-not-run", tmxerr.ExitFailure, "--timeout", "60")
+			if d["started"] != false || d["timed_out"] != false || !strings.Contains(d["note"].(string), "did not run it as typed") {
+				t.Errorf("document: %v", d)
+			}
+			if took := time.Since(began); took > tmuxtest.Patience(30*time.Second) {
+				t.Errorf("took %v", took)
+			}
+			if s := srv.Capture(pane); strings.Contains(s, "\nshould-not-run") {
+				t.Errorf("the command ran:\n%s", s)
 			}
 		})
 	}

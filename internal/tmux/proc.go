@@ -335,6 +335,35 @@ func ReadSyscall(pid int) (Syscall, bool) {
 	return parseSyscall(string(b))
 }
 
+// BusyChild reports whether pid has a child process in its own process
+// group that has not exited (from /proc/<pid>/task/*/children, proc(5)):
+// a shell running a command without job control (a startup file's
+// command, a prompt hook's command substitution, fish waiting on a
+// command of its config.fish), whatever it waits in itself.
+func BusyChild(pid int) bool {
+	st, ok := ReadStat(pid)
+	if !ok {
+		return false
+	}
+	tasks, _ := filepath.Glob(filepath.Join("/proc", strconv.Itoa(pid), "task", "*", "children"))
+	for _, t := range tasks {
+		b, err := os.ReadFile(t)
+		if err != nil {
+			continue
+		}
+		for _, f := range strings.Fields(string(b)) {
+			child, err := strconv.Atoi(f)
+			if err != nil {
+				continue
+			}
+			if cs, ok := ReadStat(child); ok && cs.Pgrp == st.Pgrp && cs.State != 'Z' {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // SyscallReadable reports whether /proc/<pid>/syscall can be read at all
 // (see [ReadSyscall]), whatever the process is doing.
 func SyscallReadable(pid int) bool {
