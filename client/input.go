@@ -451,6 +451,9 @@ func (c *Client) Paste(ctx context.Context, snap *Snapshot, p PaneInfo, text str
 		return nil, err
 	}
 	buf := "tmx-paste-" + randomHex(8)
+	if pre == nil {
+		pre = inputCheck(p.PaneID)
+	}
 	args := append(pre, "load-buffer", "-b", buf, "-", ";", "paste-buffer", "-d")
 	if !o.NoBracket {
 		args = append(args, "-p")

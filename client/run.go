@@ -490,9 +490,10 @@ func (c *Client) Run(ctx context.Context, snap *Snapshot, p PaneInfo, command st
 // paste-buffer -d without -p (the text holds the line editor's reset
 // keys, which brackets would turn into pasted text) and, on tmux 3.7 and
 // later, with -S, which writes control characters as they are (without
-// it 3.7 writes them out as text, ^U: cmd-paste-buffer.c).
+// it 3.7 writes them out as text, ^U: cmd-paste-buffer.c). It begins with
+// inputCheck.
 func (c *Client) pasteArgs(ctx context.Context, buf, text, pane string) ([]string, error) {
-	args := []string{"set-buffer", "-b", buf, "--", Arg(text), ";", "paste-buffer", "-d", "-b", buf, "-t", pane}
+	args := append(inputCheck(pane), "set-buffer", "-b", buf, "--", Arg(text), ";", "paste-buffer", "-d", "-b", buf, "-t", pane)
 	if strings.IndexFunc(text, func(r rune) bool { return r < 0x20 && r != '\n' && r != '\t' }) >= 0 {
 		v, err := c.Version(ctx)
 		if err != nil {
@@ -504,6 +505,14 @@ func (c *Client) pasteArgs(ctx context.Context, buf, text, pane string) ([]strin
 	}
 	return args, nil
 }
+
+// inputCheck is a send-keys of no keys to pane, and a separator: it sends
+// nothing, but tmux 3.7 and later refuse it, and the commands after it in
+// the same list, when a read-only client watches the pane's session
+// ("client is read-only", cmd-send-keys.c), as they refuse any send-keys.
+// Put before a paste, it makes the paste refused alike, so that a person
+// watching read-only stops every kind of input, not only keys.
+func inputCheck(pane string) []string { return []string{"send-keys", "-t", pane, ";"} }
 
 // removeFiles removes a frame's files before anything was typed.
 func (f *frame) removeFiles() {

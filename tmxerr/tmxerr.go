@@ -80,6 +80,7 @@ const (
 	PaneDead             Code = "pane_dead"
 	PaneBusy             Code = "pane_busy"
 	PanePrompting        Code = "pane_prompting"
+	ReadOnlyClient       Code = "read_only_client"
 	UnsupportedShell     Code = "unsupported_shell"
 	UnbracketedPaste     Code = "unbracketed_paste"
 	StaleTarget          Code = "stale_target"
@@ -148,6 +149,7 @@ var table = map[Code]Info{
 	PaneDead:             {PaneDead, ExitUsage, "the pane's program has exited (remain-on-exit keeps it open)"},
 	PaneBusy:             {PaneBusy, ExitUsage, "the pane is not at a shell prompt, so tmx run will not type into it"},
 	PanePrompting:        {PanePrompting, ExitUsage, "the pane's shell reads an answer or the rest of a command (a question such as [y/n], the read builtin, a continuation line), not a command at its prompt; tmx run types nothing that would become the answer, and the message quotes the line"},
+	ReadOnlyClient:       {ReadOnlyClient, ExitUsage, "a read-only client is attached to the target's session (tmx attach --read-only): tmux 3.7 and later refuse input into it while it watches, and tmx refuses every kind of input there alike (send, type, paste, run)"},
 	UnsupportedShell:     {UnsupportedShell, ExitUsage, "the pane's shell is one tmx run cannot frame (nushell, xonsh, elvish, csh...); use a pane running bash, zsh, fish or sh"},
 	UnbracketedPaste:     {UnbracketedPaste, ExitUsage, "a multi-line paste into a program that has not enabled bracketed paste would press Enter at each newline; pass --no-bracket to accept that"},
 	StaleTarget:          {StaleTarget, ExitUsage, "an id target (%N, @N, $N) was given for a server other than the one expected (it restarted, and ids begin again); list the objects again"},

@@ -26,8 +26,9 @@ func attachCmd(env *Env) *cli.Command {
 			"--read-only attaches as tmux's read-only, ignore-size client: your keys reach no pane (tmux's\n" +
 			"own keys, such as detach, still work), and while another terminal is attached your size is not\n" +
 			"counted. On tmux 3.7 and later tmux also refuses send-keys into a session whose current client\n" +
-			"is read-only, so while you watch that way, tmx send and tmx type into it fail (\"client is\n" +
-			"read-only\"). Without --read-only you can type into the panes like any attached client.\n\n" +
+			"is read-only, so while you watch that way, tmx refuses all its input into it alike (send, type,\n" +
+			"paste and run fail with read_only_client). Without --read-only you can type into the panes like\n" +
+			"any attached client.\n\n" +
 			"tmux sizes a window to its terminals: while yours is the only one attached, the windows take\n" +
 			"its size, and keep it after you detach, so the lines agents capture wrap at your width. tmx top\n" +
 			"watches without resizing anything, and without stopping anyone's input.\n\n" +

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"os/exec"
@@ -325,5 +326,52 @@ func TestRunLineTakenByAFunction(t *testing.T) {
 				t.Errorf("the command ran:\n%s", s)
 			}
 		})
+	}
+}
+
+// tmux 3.7 and later refuse keys into a session a read-only client
+// watches (tmx attach --read-only). tmx refuses every kind of input there
+// alike, paste and run included, with read_only_client, and nothing
+// reaches the pane; once the watcher detaches, input works again.
+func TestReadOnlyWatcherStopsEveryInput(t *testing.T) {
+	t.Parallel()
+	srv := tmuxtest.New(t)
+	pane := srv.NewPane("w", "bash", 80, 20)
+	if v, err := srv.Client().Version(context.Background()); err != nil || !v.AtLeast(3, 7) {
+		t.Skip("tmux before 3.7 does not refuse input into a read-only client's session")
+	}
+	cmd := exec.Command("tmux", "-u", "-L", srv.Name, "-C", "attach-session", "-t", "w", "-f", "read-only,ignore-size")
+	cmd.Env = srv.Env
+	in, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	detach := func() { in.Close(); cmd.Wait() }
+	t.Cleanup(detach)
+	srv.WaitFor(pane, func(string) bool { return strings.Contains(srv.Tmux("list-clients", "-F", "#{client_readonly}"), "1") }, 10*time.Second)
+	before := srv.Capture(pane)
+	for _, c := range []struct {
+		args  []string
+		stdin string
+	}{
+		{args: []string{"send", pane, "x"}},
+		{args: []string{"type", pane, "--", "x"}},
+		{args: []string{"paste", pane}, stdin: "x"},
+		{args: []string{"run", pane, "--", "echo ran"}},
+	} {
+		r := tmx(t, srv, c.stdin, append([]string{"--json"}, c.args...)...)
+		if code, _, _ := r.errDoc(t); r.code != tmxerr.ExitUsage || code != tmxerr.ReadOnlyClient {
+			t.Errorf("tmx %v while a read-only client watches: exit %d %s", c.args, r.code, code)
+		}
+	}
+	if after := srv.Capture(pane); after != before {
+		t.Errorf("the pane received input:\n%s", after)
+	}
+	detach()
+	if d := runIn(t, srv, pane, "echo after", 0); d["output"] != "after" {
+		t.Errorf("after the watcher left: %v", d)
 	}
 }

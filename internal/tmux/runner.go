@@ -263,6 +263,12 @@ func (r *Runner) classify(msg string, args []string) error {
 			WithFix("list_panes")
 	case strings.HasPrefix(msg, "duplicate session"):
 		return tmxerr.Errorf(tmxerr.NameInUse, "tmux %s: %s", verb, msg).WithHint("choose another name, or use the existing session")
+	case msg == "client is read-only":
+		// tmux 3.7 and later refuse send-keys whose target client is
+		// read-only (cmd-send-keys.c); a command client attached to no
+		// session gets the session's attached client as its target.
+		return tmxerr.New(tmxerr.ReadOnlyClient, "a read-only client watches the session (tmx attach --read-only, tmux attach -r), and tmux refuses input into it while it is attached", "").
+			WithFix("read_only_client")
 	}
 	return tmxerr.Errorf(tmxerr.TmuxError, "tmux %s failed: %s", verb, msg)
 }
