@@ -22,6 +22,7 @@ import (
 
 	"github.com/tmx-sh/tmx/client"
 	"github.com/tmx-sh/tmx/internal/result"
+	"github.com/tmx-sh/tmx/internal/tmux"
 	"github.com/tmx-sh/tmx/selector"
 	"github.com/tmx-sh/tmx/tmxerr"
 )
@@ -63,7 +64,12 @@ func topCmd(env *Env) *cli.Command {
 			v := &topView{x: x, cl: cl, audit: audit}
 			out, isFile := x.env.Out.(*os.File)
 			if x.json || x.Bool("once") || !x.env.StdoutTTY || !isFile {
-				f, err := v.frame(x.ctx())
+				// One view has a deadline like any command; the live view
+				// runs as long as its person wants.
+				ctx, cancel := tmux.WithCallDeadline(x.ctx(), callDefault)
+				defer cancel()
+				x.callCtx = ctx
+				f, err := v.frame(ctx)
 				if err != nil {
 					return err
 				}

@@ -314,6 +314,7 @@ func TestStoppedServerEndsEveryCommand(t *testing.T) {
 		for _, args := range [][]string{
 			{"ls"}, {"capture", pane}, {"show", pane}, {"run", "--timeout", "60", pane, "--", "true"},
 			{"send", pane, "Enter"}, {"wait", "--timeout", "60", "--text", "x", pane}, {"rename", "w", "v"},
+			{"top", "--once"},
 		} {
 			done := make(chan cliResult, 1)
 			go func() {
