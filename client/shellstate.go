@@ -97,12 +97,6 @@ func probePrompt(pid int, tty string, kind shellKind, name string, rec *shellRec
 	if what, running := tmux.RunningCommand(pid); running {
 		return promptState{AtPrompt: No, What: what}
 	}
-	if tmux.BusyChild(pid) {
-		// Running a command of its own group: whatever it waits in
-		// (fish polls while its command runs), it is not reading its
-		// terminal for a command line.
-		return promptState{AtPrompt: No, What: name}
-	}
 	st := tmux.ReadStatus(pid)
 	if st.OK && (st.State != 'S' || st.WaitsForChild() || st.SigPnd != 0) {
 		// Running, or waiting for a child of its own group (a startup
@@ -129,6 +123,8 @@ func probePrompt(pid int, tty string, kind shellKind, name string, rec *shellRec
 		}
 	}
 	switch {
+	case tmux.BusyChild(pid):
+		return promptState{AtPrompt: No, What: name}
 	case editing:
 		return promptState{AtPrompt: Yes, Editing: true}
 	case !st.OK:
@@ -189,8 +185,17 @@ func readingState(pid int, tty, name string, sc tmux.Syscall, editing bool, rec 
 	}
 	switch {
 	case learned && rec.knows(sc.SP):
+		// At its prompt, whatever it left running in the background.
 		return promptState{AtPrompt: Yes, Editing: editing, SP: sc.SP}, true
 	case learned && timed:
+		return promptState{AtPrompt: No, What: name}, true
+	case tmux.BusyChild(pid):
+		// Running a command of its own group: whatever it waits in
+		// (fish polls while its command runs, as at its prompt), it is
+		// not reading its terminal for a command line, nor for an answer
+		// of its own. (Where tmx does not know its prompt's depth, a
+		// background command of its group, such as fish's first
+		// fish_update_completions, looks the same, and is waited for.)
 		return promptState{AtPrompt: No, What: name}, true
 	case learned:
 		return promptState{AtPrompt: No, What: name, Prompting: true, SP: sc.SP}, true

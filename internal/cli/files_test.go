@@ -72,6 +72,7 @@ func TestFilesTmxWrites(t *testing.T) {
 		{"…/run-RUNID.stdout", "run-*.stdout"},  // the timed-out exact run's
 		{"…/run-RUNID.sh", "run-*.sh"},          // the run that never began
 		{"…/pane-HASH-N.lock", "pane-*-1.lock"}, // the run into %1
+		{"…/ids-HASH", "ids-*"},                 // the ls of tmx-mcp's call
 	} {
 		paths, _ := filepath.Glob(filepath.Join(private, f.glob))
 		if len(paths) != 1 {
@@ -99,7 +100,7 @@ func TestFilesTmxWrites(t *testing.T) {
 	}
 	entries, _ := os.ReadDir(private)
 	for _, e := range entries {
-		if n := e.Name(); n != "cursor.key" && n != "prompt-depths" && !regexp.MustCompile(`^(tmux-[0-9a-f]{16}\.conf|server-[0-9a-f]{16}\.json|run-[0-9a-f]{16}\.(stdout|stderr|sh|claim)|pane-[0-9a-f]{16}-[0-9]+\.lock)$`).MatchString(n) && !strings.HasSuffix(n, ".tmx-control.lock") {
+		if n := e.Name(); n != "cursor.key" && n != "prompt-depths" && !regexp.MustCompile(`^(tmux-[0-9a-f]{16}\.conf|server-[0-9a-f]{16}\.json|ids-[0-9a-f]{16}|run-[0-9a-f]{16}\.(stdout|stderr|sh|claim)|pane-[0-9a-f]{16}-[0-9]+\.lock)$`).MatchString(n) && !strings.HasSuffix(n, ".tmx-control.lock") {
 			t.Errorf("%s holds %s, which the README does not list", private, n)
 		}
 	}
