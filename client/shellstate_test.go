@@ -73,8 +73,15 @@ func TestPromptWatchSteadyUnknown(t *testing.T) {
 	var b [6]byte
 	rand.Read(b[:])
 	sock := "tmx-test-" + hex.EncodeToString(b[:])
-	t.Cleanup(func() { exec.Command(tmuxBin, "-L", sock, "kill-server").Run() })
-	out, err := exec.Command(tmuxBin, "-L", sock, "-f", "/dev/null", "new-session", "-d", "-P", "-F", "#{pane_pid} #{pane_tty}",
+	// A socket directory of the test's own, whatever TMUX_TMPDIR says.
+	env := append(os.Environ(), "TMUX_TMPDIR="+t.TempDir())
+	tmuxCmd := func(args ...string) *exec.Cmd {
+		cmd := exec.Command(tmuxBin, append([]string{"-L", sock}, args...)...)
+		cmd.Env = env
+		return cmd
+	}
+	t.Cleanup(func() { tmuxCmd("kill-server").Run() })
+	out, err := tmuxCmd("-f", "/dev/null", "new-session", "-d", "-P", "-F", "#{pane_pid} #{pane_tty}",
 		"env", "PS1=P$ ", "bash", "--norc", "--noprofile", "--noediting", "-i").Output()
 	if err != nil {
 		t.Fatal(err)
