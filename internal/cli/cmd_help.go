@@ -124,6 +124,15 @@ target that cannot drift to another pane when someone changes the focus.
 When a target does not exist, the error lists what does:
   no pane %9 on this server; 3 panes exist: %0 %1 %4
 
+Ids begin again when the tmux server restarts: the %0 of a new server is
+another pane than the %0 of the old one. tmx remembers, per socket, the run
+of the server it last listed ids from (ls, show, find-pane, search, info,
+top), and refuses an id target on any other run (stale_target) until it
+lists the new run: an id a script kept from before a restart cannot reach
+the new server's objects. After a restart, list again (tmx ls) and use the
+ids it prints. --expect-server PID:START_TIME (a result's server_pid and
+start_time) names the run a call's ids come from instead, as tmx-mcp does.
+
 tmx uses its own tmux server (tmux -L tmx). Select another with
 -L/--socket-name or -S/--socket-path (or TMX_SOCKET_NAME, TMX_SOCKET_PATH);
 your everyday server is -L default. $TMUX never selects the server.
