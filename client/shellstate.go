@@ -123,7 +123,7 @@ func probePrompt(pid int, tty string, kind shellKind, name string, rec *shellRec
 		}
 	}
 	switch {
-	case tmux.BusyChild(pid):
+	case tmux.BusyChild(pid, tty, !editing):
 		return promptState{AtPrompt: No, What: name}
 	case editing:
 		return promptState{AtPrompt: Yes, Editing: true}
@@ -189,13 +189,11 @@ func readingState(pid int, tty, name string, sc tmux.Syscall, editing bool, rec 
 		return promptState{AtPrompt: Yes, Editing: editing, SP: sc.SP}, true
 	case learned && timed:
 		return promptState{AtPrompt: No, What: name}, true
-	case tmux.BusyChild(pid):
+	case tmux.BusyChild(pid, tty, !editing):
 		// Running a command of its own group: whatever it waits in
 		// (fish polls while its command runs, as at its prompt), it is
 		// not reading its terminal for a command line, nor for an answer
-		// of its own. (Where tmx does not know its prompt's depth, a
-		// background command of its group, such as fish's first
-		// fish_update_completions, looks the same, and is waited for.)
+		// of its own.
 		return promptState{AtPrompt: No, What: name}, true
 	case learned:
 		return promptState{AtPrompt: No, What: name, Prompting: true, SP: sc.SP}, true

@@ -335,12 +335,16 @@ func ReadSyscall(pid int) (Syscall, bool) {
 	return parseSyscall(string(b))
 }
 
-// BusyChild reports whether pid has a child process in its own process
-// group that has not exited (from /proc/<pid>/task/*/children, proc(5)):
-// a shell running a command without job control (a startup file's
-// command, a prompt hook's command substitution, fish waiting on a
-// command of its config.fish), whatever it waits in itself.
-func BusyChild(pid int) bool {
+// BusyChild reports whether pid, a shell on the terminal at path tty,
+// runs a command of its own process group in the foreground (from
+// /proc/<pid>/task/*/children, proc(5)): a child of its group that has
+// not exited, and either the terminal is in canonical mode (canonical:
+// the shell set the command's modes, as for a startup file's command) or
+// the child reads the terminal (a widget's fzf, in raw mode). A child of
+// its group that does neither runs beside the shell, in the background
+// (fish's first fish_update_completions), and does not count. A child
+// whose wait /proc cannot show counts.
+func BusyChild(pid int, tty string, canonical bool) bool {
 	st, ok := ReadStat(pid)
 	if !ok {
 		return false
@@ -356,10 +360,37 @@ func BusyChild(pid int) bool {
 			if err != nil {
 				continue
 			}
-			if cs, ok := ReadStat(child); ok && cs.Pgrp == st.Pgrp && cs.State != 'Z' {
+			cs, ok := ReadStat(child)
+			if !ok || cs.Pgrp != st.Pgrp || cs.State == 'Z' {
+				continue
+			}
+			if canonical || readsTerminal(child, tty) {
 				return true
 			}
 		}
+	}
+	return false
+}
+
+// readsTerminal reports whether pid waits reading the terminal at tty:
+// a read of it, or a wait on a set of descriptors while it holds the
+// terminal open; true where that cannot be read.
+func readsTerminal(pid int, tty string) bool {
+	sc, ok := ReadSyscall(pid)
+	if !ok {
+		return !SyscallReadable(pid) // running: not waiting on anything
+	}
+	switch w, fd, _ := sc.Wait(); w {
+	case WaitRead:
+		return FDTarget(pid, fd) == tty
+	case WaitSet:
+		fds, _ := os.ReadDir(filepath.Join("/proc", strconv.Itoa(pid), "fd"))
+		for _, e := range fds {
+			if n, err := strconv.ParseUint(e.Name(), 10, 64); err == nil && FDTarget(pid, n) == tty {
+				return true
+			}
+		}
+		return false
 	}
 	return false
 }
