@@ -58,6 +58,14 @@ type CaptureResult struct {
 	Truncated    bool `json:"truncated"`
 	DroppedLines int  `json:"dropped_lines"`
 	DroppedBytes int  `json:"dropped_bytes"`
+	// AlternateScreen is true when the pane is on the alternate screen (a
+	// full-screen program: vim, less, htop): Lines is then that screen,
+	// top row first, without the blank rows at its bottom (the history
+	// above it, from before the program started, is not the program's),
+	// and CursorX and CursorY give the cursor's cell (0-based).
+	AlternateScreen bool `json:"alternate_screen,omitempty"`
+	CursorX         *int `json:"cursor_x,omitempty"`
+	CursorY         *int `json:"cursor_y,omitempty"`
 	// Server is the server the text was read from, as that read reported
 	// it (socket path, pid, start time; not in the document): a caller can
 	// check the server run without an exchange of its own.
@@ -67,12 +75,13 @@ type CaptureResult struct {
 // captureFields are read in the same invocation as the text: they verify
 // the pane (display-message falls back to another pane when its target is
 // gone), say where the text sits, and name the server run.
-var captureFields = []string{"pane_id", "history_size", "pane_height", "alternate_on", "socket_path", "pid", "start_time"}
+var captureFields = []string{"pane_id", "history_size", "pane_height", "alternate_on", "socket_path", "pid", "start_time", "cursor_x", "cursor_y"}
 
 // paneText is one reading of a pane's lines, each with its absolute rows.
 type paneText struct {
 	historySize, height int
 	alternate           bool
+	cursorX, cursorY    int
 	server              Server
 	lines               []Line
 	// from is the absolute row the reading starts at.
@@ -120,6 +129,7 @@ func (c *Client) readText(ctx context.Context, paneID string, from int, to *int,
 	// capture-pane still returns the history above it (tmux 3.2a-3.7c):
 	// rows count the same either way.
 	t.alternate = isOne(recs[0][3])
+	t.cursorX, t.cursorY = atoi(recs[0][7]), atoi(recs[0][8])
 	t.from = t.historySize + max(from, -t.historySize)
 	rowsText, joinedText := rest, ""
 	if !o.Rows {
@@ -183,6 +193,9 @@ func (c *Client) Capture(ctx context.Context, paneID string, o CaptureOptions) (
 		if t, err = c.readText(ctx, paneID, -back, nil, o); err != nil {
 			return nil, err
 		}
+		if t.alternate {
+			return screenCapture(paneID, t, o), nil
+		}
 		// Stop once the budget is full, the whole history is read, or a
 		// read reached no further back than the last (nothing more to
 		// read, whatever the pane says of its history).
@@ -191,12 +204,29 @@ func (c *Client) Capture(ctx context.Context, paneID string, o CaptureOptions) (
 		}
 		last = t.from
 	}
-	res := captureResult(paneID, t, t.lines, Budget(texts(t.lines), o.MaxLines, o.MaxBytes), false)
+	// A run's marker lines are tmx's plumbing, not the pane's text.
+	lines := withoutMarkers(t.lines)
+	res := captureResult(paneID, t, lines, Budget(texts(lines), o.MaxLines, o.MaxBytes), false)
 	// The history rows above what was read are lines of the pane the
 	// result does not hold too.
 	res.DroppedLines += t.from
 	res.Truncated = res.Truncated || t.from > 0
 	return res, nil
+}
+
+// screenCapture is the capture of a pane on the alternate screen: the
+// screen's rows alone (see CaptureResult.AlternateScreen).
+func screenCapture(paneID string, t *paneText, o CaptureOptions) *CaptureResult {
+	var lines []Line
+	for _, ln := range t.lines {
+		if ln.First >= t.historySize {
+			lines = append(lines, ln)
+		}
+	}
+	res := captureResult(paneID, t, lines, Budget(texts(lines), o.MaxLines, o.MaxBytes), false)
+	x, y := t.cursorX, t.cursorY
+	res.AlternateScreen, res.CursorX, res.CursorY = true, &x, &y
+	return res
 }
 
 // captureRange reads lines o.From to o.To (absolute; 0: open): every

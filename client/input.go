@@ -2,6 +2,7 @@ package client
 
 import (
 	"context"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -96,16 +97,24 @@ func (c *Client) awaitInput(ctx context.Context, snap *Snapshot, p PaneInfo, o I
 	if err != nil {
 		return nil, err
 	}
-	w.res.PaneID, w.settle = "", inputSettle
+	w.res.PaneID, w.settle, w.input = "", inputSettle, true
+	if n, ok := tmux.ReadChars(p.PanePID); ok {
+		w.readBefore = n
+	}
 	return w, w.mark(ctx)
 }
 
 // finishInput waits, when the input has a wait (w), and puts its result
-// in res.
-func finishInput(ctx context.Context, w *textWait, res *InputResult) (*InputResult, error) {
+// in res. sent is how many bytes the input delivered, and echoRow the
+// last absolute row of the echo of what it typed (-1: none), which the
+// wait does not match in: the answer is what the program printed after
+// it.
+func finishInput(ctx context.Context, w *textWait, res *InputResult, sent, echoRow int) (*InputResult, error) {
 	if w == nil {
 		return res, nil
 	}
+	w.sent, w.skipThrough = sent, echoRow
+	w.submits = res.Enter || slices.ContainsFunc(res.Keys, func(k string) bool { return k == "Enter" || k == "C-m" || k == "C-j" || k == "KPEnter" })
 	var err error
 	if res.Wait, err = w.watch(ctx); err != nil {
 		return nil, err
@@ -254,7 +263,7 @@ func (c *Client) SendKeys(ctx context.Context, snap *Snapshot, p PaneInfo, keys 
 		return nil, err
 	}
 	res.Keys = keys
-	return finishInput(ctx, w, res)
+	return finishInput(ctx, w, res, len(keys), -1)
 }
 
 // CheckTypedText refuses text that would do more than type characters:
@@ -324,14 +333,16 @@ func (c *Client) TypeText(ctx context.Context, snap *Snapshot, p PaneInfo, text 
 		return nil, err
 	}
 	res.Bytes = len(text)
+	echo, sent := -1, len(text)
 	if enter {
 		res.Enter = true
-		res.Submitted = c.submit(ctx, p, text, shell.AtPrompt == Yes, res, func() error {
+		sent++
+		res.Submitted, echo = c.submit(ctx, p, text, shell.AtPrompt == Yes, res, func() error {
 			_, err := c.Exec(ctx, nil, "send-keys", "-t", p.PaneID, "Enter")
 			return err
 		})
 	}
-	return finishInput(ctx, w, res)
+	return finishInput(ctx, w, res, sent, echo)
 }
 
 // shellPrompt is the prompt state of p's program when it is a shell tmx
@@ -476,16 +487,18 @@ func (c *Client) Paste(ctx context.Context, snap *Snapshot, p PaneInfo, text str
 			}
 		}
 	}
+	echo, sent := -1, len(text)
 	if o.Enter {
 		res.Enter = true
-		res.Submitted = c.submit(ctx, p, text, c.shellPrompt(p).AtPrompt == Yes, res, func() error {
+		sent++
+		res.Submitted, echo = c.submit(ctx, p, text, c.shellPrompt(p).AtPrompt == Yes, res, func() error {
 			// Enter as its own paste of a bare CR, so it reaches p alone.
 			b := "tmx-enter-" + randomHex(8)
 			_, err := c.Exec(ctx, nil, "set-buffer", "-b", b, "--", "\r", ";", "paste-buffer", "-d", "-r", "-b", b, "-t", p.PaneID)
 			return err
 		})
 	}
-	return finishInput(ctx, w, res)
+	return finishInput(ctx, w, res, sent, echo)
 }
 
 // bracketState says whether tmux would wrap a paste into p in
@@ -618,7 +631,7 @@ func (c *Client) paneState(ctx context.Context, paneID string) (paneState, error
 // line did not take it (No). Otherwise the answer is Yes when the pane
 // changed (cursor moved, history grew, or the cursor line changed) and
 // Unknown when it did not: a slow program may still react.
-func (c *Client) submit(ctx context.Context, p PaneInfo, text string, atPrompt bool, res *InputResult, send func() error) Tri {
+func (c *Client) submit(ctx context.Context, p PaneInfo, text string, atPrompt bool, res *InputResult, send func() error) (Tri, int) {
 	tail := strings.TrimSpace(lastLine(text))
 	if len(tail) > 20 {
 		tail = tail[len(tail)-20:]
@@ -629,7 +642,7 @@ func (c *Client) submit(ctx context.Context, p PaneInfo, text string, atPrompt b
 	time.Sleep(submitSettle)
 	before, err := c.paneState(ctx, p.PaneID)
 	if err != nil {
-		return Unknown
+		return Unknown, -1
 	}
 	// Both watches are bounded by the clock, not by a count of polls: on a
 	// loaded machine each read takes longer than submitPoll, and a counted
@@ -638,31 +651,34 @@ func (c *Client) submit(ctx context.Context, p PaneInfo, text string, atPrompt b
 		for start := time.Now(); !strings.Contains(before.line, tail); {
 			if time.Since(start) >= submitWatch {
 				res.Warnings = append(res.Warnings, "the shell's command line did not show the text as typed (its line editor may have read the keys as commands, as vi command mode does), so tmx did not press Enter")
-				return No
+				return No, -1
 			}
 			time.Sleep(submitPoll)
 			if before, err = c.paneState(ctx, p.PaneID); err != nil {
-				return Unknown
+				return Unknown, -1
 			}
 		}
 	}
+	// The line the cursor is on when Enter goes holds the echo of the
+	// text (the last of it, for several lines).
+	echo := before.historySize + before.cursorY
 	if err := send(); err != nil {
-		return Unknown
+		return Unknown, echo
 	}
 	for start := time.Now(); time.Since(start) < submitWatch; {
 		time.Sleep(submitPoll)
 		now, err := c.paneState(ctx, p.PaneID)
 		if err != nil {
-			return Unknown
+			return Unknown, echo
 		}
 		if now != before {
-			return Yes
+			return Yes, echo
 		}
 	}
 	if atPrompt && tail != "" && strings.Contains(before.line, tail) && c.shellPrompt(p).AtPrompt == Yes {
-		return No
+		return No, echo
 	}
-	return Unknown
+	return Unknown, echo
 }
 
 func lastLine(s string) string {

@@ -3,6 +3,7 @@ package client
 import (
 	"context"
 	"math"
+	"strings"
 	"unicode/utf8"
 
 	"github.com/tmx-sh/tmx/tmxerr"
@@ -99,4 +100,33 @@ func (f *frame) locate(ctx context.Context, lines []string) (first, last int) {
 		}
 	}
 	return 0, 0
+}
+
+// isMarkerLine reports whether text is one of a run's marker lines (its
+// start marker, possibly after the typed line it ends, or its end marker
+// with a status): plumbing of tmx's, not output, which captures and waits
+// leave out.
+func isMarkerLine(text string) bool {
+	i := strings.LastIndex(text, "__tmx")
+	if i < 0 || len(text) < i+len("__tmx")+16+2 {
+		return false
+	}
+	id := text[i+len("__tmx") : i+len("__tmx")+16]
+	m, err := runMarkers(id)
+	if err != nil {
+		return false
+	}
+	_, end := m.endStatus(text)
+	return end || m.isStart(text)
+}
+
+// withoutMarkers returns lines without the run marker lines among them.
+func withoutMarkers(lines []Line) []Line {
+	out := lines[:0:0]
+	for _, ln := range lines {
+		if !isMarkerLine(ln.Text) {
+			out = append(out, ln)
+		}
+	}
+	return out
 }

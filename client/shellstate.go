@@ -174,7 +174,7 @@ func readingState(pid int, tty, name string, sc tmux.Syscall, editing bool, rec 
 		return promptState{AtPrompt: No, What: name}, true
 	case wait == tmux.WaitUnknown:
 		return promptState{}, false
-	case wait == tmux.WaitRead && tmux.FDTarget(pid, fd) != tty:
+	case wait == tmux.WaitRead && !tmux.OnTerminal(pid, fd, tty):
 		// Asleep reading something else: a prompt hook's pipe (a prompt
 		// that asks a daemon for its git status), a file.
 		return promptState{AtPrompt: No, What: name}, true

@@ -62,6 +62,9 @@ type PaneFields struct {
 	// ShellRecord is the pane's @tmx_shell option: what tmx learnt about
 	// its shell (see shellRecord).
 	ShellRecord string `json:"-"`
+	// State is what its program is doing ([ProgramState]: input, busy,
+	// exited, unknown), where the caller read it ([Client.ReadStates]).
+	State string `json:"state,omitempty"`
 }
 
 // PaneInfo is one pane and the window and session it is linked into; its

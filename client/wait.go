@@ -24,6 +24,13 @@ const (
 	OutcomePaneDied       = "pane_died"
 	OutcomeServerGone     = "server_gone"
 	OutcomeSignalled      = "signalled"
+	// The moments interactive programs have (WaitOptions.Quiet, Input,
+	// Exit, Bell).
+	OutcomeQuiet        = "quiet"
+	OutcomeInput        = "input"
+	OutcomeExited       = "exited"
+	OutcomeBell         = "bell"
+	OutcomeNotification = "notification"
 )
 
 // WaitOptions configures [Client.WaitText].
@@ -51,7 +58,27 @@ type WaitOptions struct {
 	// AllowPolling reads the pane every PollEvery instead of failing when
 	// no control-mode client can attach (TMX_ALLOW_POLLING_FALLBACK=1).
 	AllowPolling bool
+	// Quiet, when positive, ends the wait once the pane has printed
+	// nothing for that long (outcome quiet), as tmux's output
+	// notifications tell: a program done drawing, a stream that stopped.
+	Quiet time.Duration
+	// Input ends the wait once the pane's program waits for input
+	// (outcome input; see [ProgramState]): a REPL's prompt, an
+	// installer's question, a full-screen program idle.
+	Input bool
+	// Exit ends the wait once the pane's program exits, or a shell's
+	// prompt comes back after the command it ran ended (outcome exited):
+	// a server that crashed, a build that failed. An input's wait always
+	// ends so.
+	Exit bool
+	// Bell ends the wait when the program rings the bell (outcome bell)
+	// or asks for a desktop notification, OSC 9 or OSC 777 (outcome
+	// notification), as programs that need their user do.
+	Bell bool
 }
+
+// pending reports whether o waits for anything beyond text.
+func (o WaitOptions) moments() bool { return o.Quiet > 0 || o.Input || o.Exit || o.Bell }
 
 // PollEvery is the polling fallback's interval.
 const PollEvery = 60 * time.Millisecond
@@ -77,8 +104,17 @@ type WaitResult struct {
 	LastLine  int      `json:"last_line,omitempty"`
 	// Current holds the lines at and below the terminal cursor at the last
 	// read (a prompt, a progress line), at most 5: what the pane shows now,
-	// whatever the outcome.
+	// whatever the outcome. On the alternate screen Lines is the whole
+	// screen, and Current is empty.
 	Current []string `json:"current"`
+	// AlternateScreen is true when the pane was on the alternate screen
+	// (a full-screen program: vim, less, htop) at the last read: Lines is
+	// then the screen, top row first, without the blank rows at its
+	// bottom, and CursorX and CursorY the cursor's cell (0-based), instead
+	// of lines numbered in the pane's history.
+	AlternateScreen bool `json:"alternate_screen,omitempty"`
+	CursorX         *int `json:"cursor_x,omitempty"`
+	CursorY         *int `json:"cursor_y,omitempty"`
 	// Cursor is a since cursor at the end of what the wait read, so a
 	// capture_since can go on from there.
 	Cursor string `json:"cursor,omitempty"`
@@ -99,6 +135,10 @@ type matcher struct {
 	stops []string
 }
 
+// none reports whether the matcher matches nothing (a wait for a moment
+// only: quiet, input, exit, bell).
+func (m *matcher) none() bool { return m.text == "" && m.re == nil && len(m.stops) == 0 }
+
 // find returns the first match of the pattern (stopped false) or of a stop
 // pattern (stopped true) in line; the pattern wins within one line.
 func (m *matcher) find(line string) (match string, stopped, ok bool) {
@@ -110,7 +150,7 @@ func (m *matcher) find(line string) (match string, stopped, ok bool) {
 		if s := m.re.FindString(line); s != "" || m.re.MatchString(line) {
 			return s, false, true
 		}
-	case containsText(line, m.text):
+	case m.text != "" && containsText(line, m.text):
 		return m.text, false, true
 	}
 	for _, s := range m.stops {
@@ -186,7 +226,39 @@ type textWait struct {
 	settle    time.Duration
 	pending   *WaitResult
 	pendingAt time.Time
+	// input is set for an input's wait: it ends when the program exits,
+	// and the program waiting for input counts only once the pane has
+	// printed since (output). sent is how many bytes the input delivered
+	// and readBefore how many the pane's shell had read before it (-1:
+	// unknown), so that a command that ended before any look shows as
+	// ended, when the input ended with Enter (submits); skipThrough is the last absolute row of the echo of what was
+	// typed, which no match is looked for in.
+	input       bool
+	output      bool
+	submits     bool
+	sent        int
+	readBefore  int64
+	skipThrough int
+	// shellLeft is true once the pane's shell was seen away from its
+	// prompt (running what it was given).
+	shellLeft bool
+	rec       shellRecord
+	// screen is the alternate screen's rows at the last read (nil when
+	// the pane was not on it), and screenAt the cursor there; a row
+	// counts as new once it differs from what it was at the read before
+	// (all rows, when the pane went onto the alternate screen since).
+	screen   []string
+	screenAt [2]int
+	onScreen bool
 }
+
+// How often a wait for a program's state (input, exit) looks at it: after
+// each output, at 1 ms, then twice as long each time up to
+// stateSettleMax, and every stateHeartbeat besides.
+const (
+	stateSettleMax = 256 * time.Millisecond
+	stateHeartbeat = time.Second
+)
 
 // inputSettle is the settle of an input's wait (see textWait.settle): a
 // program that reads input already sent (a paste of several lines, keys
@@ -196,12 +268,12 @@ var inputSettle = 100 * time.Millisecond
 
 // newTextWait checks o and prepares a wait on p; nothing is read yet.
 func (c *Client) newTextWait(srv Server, p PaneInfo, o WaitOptions) (*textWait, error) {
-	if o.Text == "" && o.Regex == nil {
-		return nil, tmxerr.New(tmxerr.Usage, "nothing to wait for", "give --text or --regex")
+	if o.Text == "" && o.Regex == nil && !o.moments() {
+		return nil, tmxerr.New(tmxerr.Usage, "nothing to wait for", "").WithFix("wait_what")
 	}
 	return &textWait{
-		c: c, srv: srv, p: p, o: o, began: time.Now(), first: true,
-		m: &matcher{text: o.Text, re: o.Regex, stops: o.Stop},
+		c: c, srv: srv, p: p, o: o, began: time.Now(), first: true, readBefore: -1, skipThrough: -1,
+		m: &matcher{text: o.Text, re: o.Regex, stops: o.Stop}, rec: c.recordOf(p),
 		res: &WaitResult{PaneID: p.PaneID, Lines: []string{}, Current: []string{},
 			EffectiveTimeoutSeconds: o.Timeout.Seconds()},
 	}, nil
@@ -229,6 +301,7 @@ func (w *textWait) begin(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
+	w.notePrompt()
 	w.res.Current = currentLines(entry)
 	w.cur, w.current = cursorAfter(w.srv, entry, nil), currentText(entry)
 	if w.o.NewOnly {
@@ -244,7 +317,51 @@ func (w *textWait) begin(ctx context.Context) error {
 			return nil
 		}
 	}
+	if outcome := w.moment(); outcome != "" {
+		w.end(outcome)
+	}
 	return nil
+}
+
+// moment returns the outcome of a moment the wait ends at that holds now
+// (the program waits for input; it exited, or the shell's prompt came
+// back after what it ran), "" when none does. Quiet and the bell come from
+// tmux's notifications instead (see watch).
+func (w *textWait) moment() string {
+	if !w.o.Input && !w.o.Exit && !w.input {
+		return ""
+	}
+	p := w.p
+	if (w.o.Exit || w.input) && w.exited() {
+		return OutcomeExited
+	}
+	if w.o.Input && (!w.input || w.output) && w.c.ProgramState(p).State == StateInput {
+		return OutcomeInput
+	}
+	return ""
+}
+
+// exited reports whether the pane's program exited, or, for a pane whose
+// program is a shell, whether the shell is back at its own prompt after
+// it was seen away from it, or after it read everything the input sent.
+func (w *textWait) exited() bool {
+	p := w.p
+	name, kind := paneShell(p)
+	if kind != shellPOSIX && kind != shellFish {
+		return false
+	}
+	if probePrompt(p.PanePID, p.PaneTTY, kind, name, &w.rec).AtPrompt != Yes {
+		w.shellLeft = true
+		return false
+	}
+	if w.shellLeft {
+		return true
+	}
+	if w.input && w.submits && w.readBefore >= 0 && w.sent > 0 {
+		n, ok := tmux.ReadChars(p.PanePID)
+		return ok && n-w.readBefore >= int64(w.sent)
+	}
+	return false
 }
 
 // mark sets the start at what the pane shows now, as a given cursor: what
@@ -257,7 +374,61 @@ func (w *textWait) mark(ctx context.Context) error {
 	}
 	w.cur = cursorAfter(w.srv, entry, nil)
 	w.given = w.cur
+	if entry.AlternateOn {
+		w.screen, w.onScreen = screenRows(entry), true
+	}
+	w.notePrompt()
 	return nil
+}
+
+// notePrompt notes, at the start of a wait, whether the pane's shell is
+// away from its prompt (a program it runs holds the pane): its prompt
+// coming back then means that program ended.
+func (w *textWait) notePrompt() {
+	if name, kind := paneShell(w.p); kind == shellPOSIX || kind == shellFish {
+		w.shellLeft = probePrompt(w.p.PanePID, w.p.PaneTTY, kind, name, &w.rec).AtPrompt == No
+	}
+}
+
+// screenRows is the screen of l (the alternate screen, for full-screen
+// programs), top row first, without trailing spaces and without the blank
+// rows at its bottom.
+func screenRows(l *Look) []string {
+	var rows []string
+	for _, ln := range l.Lines {
+		if ln.First >= l.HistorySize {
+			rows = append(rows, ln.Text)
+		}
+	}
+	n := len(rows)
+	for n > 0 && rows[n-1] == "" {
+		n--
+	}
+	return rows[:n]
+}
+
+// checkScreen is check for a pane on the alternate screen: the screen is
+// what the program shows, redrawn in place, so its rows are matched where
+// they changed since the last read (all of them when the pane went onto
+// the alternate screen since), and the result holds the screen.
+func (w *textWait) checkScreen(l *Look) bool {
+	rows := screenRows(l)
+	before, was := w.screen, w.onScreen
+	w.screen, w.screenAt, w.onScreen = rows, [2]int{l.CursorX, l.CursorY}, true
+	w.res.Current = []string{}
+	if w.m.none() {
+		return false
+	}
+	for i, row := range rows {
+		if was && i < len(before) && before[i] == row {
+			continue
+		}
+		if match, stopped, ok := w.m.find(row); ok {
+			w.res.Outcome, w.res.MatchedText, w.res.MatchedLine = outcome(stopped), match, row
+			return true
+		}
+	}
+	return false
 }
 
 // watch waits, from the start begin or mark set, until a match, a stop
@@ -289,13 +460,35 @@ func (w *textWait) watch(ctx context.Context) (*WaitResult, error) {
 		return w.done(), nil
 	}
 	var poll <-chan time.Time
-	var wake, structure, exited <-chan struct{}
+	var wake, structure, exited, alert <-chan struct{}
 	if w.res.PollingFallback {
 		t := time.NewTicker(PollEvery)
 		defer t.Stop()
 		poll = t.C
 	} else {
-		wake, structure, exited = cc.Wake(), cc.Structure(), cc.Exited()
+		wake, structure, exited, alert = cc.Wake(), cc.Structure(), cc.Exited(), cc.Alert()
+	}
+	// Quiet: a timer that each output notification starts again.
+	var quiet <-chan time.Time
+	var quietTimer *time.Timer
+	if w.o.Quiet > 0 {
+		quietTimer = time.NewTimer(w.o.Quiet)
+		defer quietTimer.Stop()
+		quiet = quietTimer.C
+	}
+	// The program's state changes without a notification of its own: it
+	// is looked at after output (a program prints a prompt, then reads),
+	// a few times as it settles, and once a second besides.
+	var stateLook <-chan time.Time
+	var stateTimer *time.Timer
+	stateEvery := time.Duration(0)
+	if w.input || w.o.Input || w.o.Exit {
+		// A first look at once: the program may have reacted while the
+		// input was being sent, before this client attached.
+		stateEvery = time.Millisecond
+		stateTimer = time.NewTimer(stateEvery)
+		defer stateTimer.Stop()
+		stateLook = stateTimer.C
 	}
 	for {
 		// A pending match on the cursor line is looked at again once it
@@ -311,6 +504,46 @@ func (w *textWait) watch(ctx context.Context) (*WaitResult, error) {
 			}
 			return w.done(), nil
 		case <-wake:
+			w.output = true
+			if quietTimer != nil {
+				quietTimer.Reset(w.o.Quiet)
+			}
+			if stateTimer != nil {
+				stateEvery = time.Millisecond
+				stateTimer.Reset(stateEvery)
+			}
+		case <-quiet:
+			if w.check(ctx) {
+				return w.done(), nil
+			}
+			return w.end(OutcomeQuiet), nil
+		case <-alert:
+			if w.o.Bell {
+				w.check(ctx)
+				return w.end(cc.AlertKind()), nil
+			}
+			continue
+		case <-stateLook:
+			if outcome := w.moment(); outcome != "" {
+				// What the pane printed first wins: a match, or one on the
+				// cursor line still settling (the program has stopped, so
+				// that line stays).
+				if w.check(ctx) {
+					return w.done(), nil
+				}
+				if p := w.pending; p != nil {
+					w.res.Outcome, w.res.MatchedText, w.res.MatchedLine = p.Outcome, p.MatchedText, p.MatchedLine
+					return w.done(), nil
+				}
+				return w.end(outcome), nil
+			}
+			if stateEvery > 0 && stateEvery < stateSettleMax {
+				stateEvery *= 2
+			} else {
+				stateEvery = stateHeartbeat
+			}
+			stateTimer.Reset(stateEvery)
+			continue
 		case <-poll:
 		case <-settled:
 		case <-structure:
@@ -337,6 +570,15 @@ func (w *textWait) watch(ctx context.Context) (*WaitResult, error) {
 // the line at the terminal cursor once it changed, or the server gone.
 func (w *textWait) check(ctx context.Context) (done bool) {
 	l, newLines, how, err := w.c.lookSince(ctx, w.p.PaneID, w.cur, true)
+	if err == nil && l.AlternateOn {
+		return w.checkScreen(l)
+	}
+	if err == nil && w.onScreen {
+		// Back from the alternate screen: the normal screen is as the
+		// program found it, and what is new starts from the cursor the
+		// wait kept.
+		w.screen, w.onScreen = nil, false
+	}
 	if err != nil {
 		// No server answers on the socket (it exited, or its socket file
 		// was deleted while the control client stayed attached): no later
@@ -365,7 +607,13 @@ func (w *textWait) check(ctx context.Context) (done bool) {
 	// Otherwise a cleared pane's finished lines are all new to this wait:
 	// it began before they were printed.
 	for i, ln := range newLines {
+		if ln.First <= w.skipThrough || isMarkerLine(ln.Text) {
+			continue // the echo of what tmx typed, or a run's plumbing
+		}
 		w.seen, w.seenAt = append(w.seen, ln.Text), append(w.seenAt, ln.First)
+		if w.m.none() {
+			continue
+		}
 		if match, stopped, ok := w.m.find(ln.Text); ok {
 			w.res.Outcome, w.res.MatchedText, w.res.MatchedLine = outcome(stopped), match, ln.Text
 			// The cursor goes on right after the match: what came after
@@ -395,6 +643,9 @@ func (w *textWait) check(ctx context.Context) (done bool) {
 		return false // the given cursor's own line, as it was
 	}
 	for _, ln := range l.Current() {
+		if ln.First <= w.skipThrough || w.m.none() {
+			continue
+		}
 		if match, stopped, ok := w.m.find(ln.Text); ok {
 			if w.settle > 0 {
 				w.pending, w.pendingAt = &WaitResult{Outcome: outcome(stopped), MatchedText: match, MatchedLine: ln.Text}, time.Now()
@@ -420,13 +671,22 @@ func (w *textWait) done() *WaitResult {
 	if res.Outcome == "" {
 		res.Outcome = OutcomeTimedOut
 	}
-	b := Budget(w.seen, o.MaxLines, o.MaxBytes)
-	res.Lines, res.Truncated, res.DroppedLines, res.DroppedBytes = b.Lines, b.Truncated, b.DroppedLines, b.DroppedBytes
+	if w.onScreen {
+		// The screen, as the program drew it: rows, not lines of the
+		// pane's history (the screen keeps none).
+		b := Budget(w.screen, o.MaxLines, o.MaxBytes)
+		res.Lines, res.Truncated, res.DroppedLines, res.DroppedBytes = b.Lines, b.Truncated, b.DroppedLines, b.DroppedBytes
+		x, y := w.screenAt[0], w.screenAt[1]
+		res.AlternateScreen, res.CursorX, res.CursorY, res.Current = true, &x, &y, []string{}
+	} else {
+		b := Budget(w.seen, o.MaxLines, o.MaxBytes)
+		res.Lines, res.Truncated, res.DroppedLines, res.DroppedBytes = b.Lines, b.Truncated, b.DroppedLines, b.DroppedBytes
+		if k := len(res.Lines); k > 0 {
+			res.FirstLine, res.LastLine = lineNumber(w.seenAt[len(w.seen)-k]), lineNumber(w.seenAt[len(w.seen)-1])
+		}
+	}
 	if res.Lines == nil {
 		res.Lines = []string{}
-	}
-	if k := len(res.Lines); k > 0 {
-		res.FirstLine, res.LastLine = lineNumber(w.seenAt[len(w.seen)-k]), lineNumber(w.seenAt[len(w.seen)-1])
 	}
 	if o.Key != nil {
 		res.Cursor = w.cur.Encode(o.Key)

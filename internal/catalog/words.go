@@ -52,6 +52,7 @@ var ToolWords = tmxerr.Words{
 	"unbracketed":           Say("paste when it is at a prompt that takes pastes, or call again with bracketed: false if each line should run as it arrives"),
 	"option_scope":          Say("give a target, or scope: server for a server option"),
 	"read_only_client":      Say("a person watches that session read-only; ask them to detach, or use another session"),
+	"wait_what":             Say("give text or regex, or a moment: quiet_ms, until_input, until_exit or until_bell"),
 	"prompting":             Sayf("see the question with capture_pane; answer it (send_keys, paste_text) or cancel it (send_keys [\"C-c\"] on %s), then run again", "pane"),
 	"busy_program":          Say("see what runs with capture_pane; end it the way that program ends (send_keys [\"C-c\"]; a REPL often needs [\"C-d\"], a pager [\"q\"]), or make another pane with split_window"),
 	"busy_shell":            Say("wait for its prompt (wait_for_text), interrupt it (send_keys [\"C-c\"]), or use another pane"),

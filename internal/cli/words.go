@@ -41,6 +41,7 @@ var cliWords = tmxerr.Words{
 	"option_scope":          say("name a session, window or pane, or use --global"),
 	"busy_program":          say("wait for it to finish (tmx wait), end it the way that program ends (C-c; C-d for a REPL, q for a pager: tmx send), or use another pane (tmx split)"),
 	"read_only_client":      say("detach the read-only client (C-b d in it), or use a session it does not watch"),
+	"wait_what":             say("give --text or --regex, or a moment: --quiet MS, --input, --exit or --bell"),
 	"prompting":             sayf("answer it or cancel it first (tmx send %s C-c), then run again; tmx capture shows the question", "pane"),
 	"busy_shell":            say("wait for its prompt (tmx wait), interrupt it (C-c with tmx send), or use another pane"),
 	"busy_script":           say("wait for it to finish (tmx wait), or use another pane; what tmx typed would go to the script"),

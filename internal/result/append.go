@@ -43,6 +43,29 @@ func (d PaneDetail) appendMembers(w *objectWriter) {
 	w.serverRef(d.ServerRef)
 	w.str("level", d.Level)
 	w.paneInfo(&d.PaneInfo)
+	if e := d.StateEvidence; e != nil {
+		w.key("state_evidence")
+		o := objectWriter{b: append(w.b, '{')}
+		if e.Program != "" {
+			o.str("program", e.Program)
+		}
+		if e.PID != 0 {
+			o.int("pid", int64(e.PID))
+		}
+		if e.Shell != "" {
+			o.str("shell", e.Shell)
+		}
+		if e.WaitsOn != "" {
+			o.str("waits_on", e.WaitsOn)
+		}
+		if e.TerminalMode != "" {
+			o.str("terminal_mode", e.TerminalMode)
+		}
+		if e.AlternateScreen {
+			o.bool("alternate_screen", e.AlternateScreen)
+		}
+		w.b = append(o.b, '}')
+	}
 }
 
 func (d Capture) appendMembers(w *objectWriter) {
@@ -53,6 +76,15 @@ func (d Capture) appendMembers(w *objectWriter) {
 	w.bool("truncated", d.Truncated)
 	w.int("dropped_lines", int64(d.DroppedLines))
 	w.int("dropped_bytes", int64(d.DroppedBytes))
+	if d.AlternateScreen {
+		w.bool("alternate_screen", true)
+	}
+	if d.CursorX != nil {
+		w.int("cursor_x", int64(*d.CursorX))
+	}
+	if d.CursorY != nil {
+		w.int("cursor_y", int64(*d.CursorY))
+	}
 }
 
 // objectWriter appends the members of one JSON object, with the commas
@@ -158,6 +190,9 @@ func (w *objectWriter) paneInfo(p *client.PaneInfo) {
 	w.int("history_limit", int64(f.HistoryLimit))
 	w.bool("alternate_on", f.AlternateOn)
 	w.bool("is_caller", f.IsCaller)
+	if f.State != "" {
+		w.str("state", f.State)
+	}
 }
 
 const hexDigits = "0123456789abcdef"

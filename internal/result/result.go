@@ -186,11 +186,13 @@ type Panes struct {
 	Panes []client.PaneInfo `json:"panes"`
 }
 
-// PaneDetail is tmx show --level pane (get_pane_info).
+// PaneDetail is tmx show --level pane (get_pane_info): the pane, and
+// what its program is doing (state) with the evidence read for it.
 type PaneDetail struct {
 	ServerRef
 	Level string `json:"level"`
 	client.PaneInfo
+	StateEvidence *client.StateEvidence `json:"state_evidence,omitempty"`
 }
 
 // WindowDetail is tmx show --level window (get_window_info): the window,

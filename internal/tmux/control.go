@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"strconv"
 	"strings"
 	"sync/atomic"
 	"syscall"
@@ -34,6 +35,11 @@ type Control struct {
 	wake      chan struct{}
 	structure chan struct{}
 	exited    chan struct{}
+	// alert gets a value (coalesced) when the watched pane's program rang
+	// the bell or sent a desktop notification; alertKind says which came
+	// last ("bell", "notification").
+	alert     chan struct{}
+	alertKind atomic.Value
 	dropped   atomic.Int64
 	// refused is what tmux answered a command with, when it failed (the
 	// lines of a %begin ... %error block); read before exited closes.
@@ -42,6 +48,18 @@ type Control struct {
 
 // Wake gets a value (coalesced) when the watched pane printed.
 func (cc *Control) Wake() <-chan struct{} { return cc.wake }
+
+// Alert gets a value (coalesced) when the watched pane's program rang the
+// bell (BEL outside an escape sequence) or asked for a desktop
+// notification (OSC 9, OSC 777, as terminals understand them); AlertKind
+// says which came last: "bell" or "notification".
+func (cc *Control) Alert() <-chan struct{} { return cc.alert }
+
+// AlertKind is the kind of the last alert ("" before any).
+func (cc *Control) AlertKind() string {
+	k, _ := cc.alertKind.Load().(string)
+	return k
+}
 
 // Structure gets a value (coalesced) when panes or windows came or went.
 func (cc *Control) Structure() <-chan struct{} { return cc.structure }
@@ -135,7 +153,7 @@ func (r *Runner) attachControl(ctx context.Context, sessionID, paneID, flags str
 const controlReadSize = 16 << 10
 
 func newControl(lock *controlLock, end func()) *Control {
-	return &Control{end: end, lock: lock, wake: make(chan struct{}, 1), structure: make(chan struct{}, 1), exited: make(chan struct{})}
+	return &Control{end: end, lock: lock, wake: make(chan struct{}, 1), structure: make(chan struct{}, 1), exited: make(chan struct{}), alert: make(chan struct{}, 1)}
 }
 
 // attached waits until the client is attached (ready closed), and returns
@@ -186,6 +204,7 @@ func (cc *Control) read(r *bufio.Reader, paneID string, ready chan struct{}) {
 	}
 	var block []string // a command's reply so far, after %begin
 	inBlock := false
+	var alerts alertScanner
 	for {
 		line, err := r.ReadString('\n')
 		if inBlock && !strings.HasPrefix(line, "%end") && !strings.HasPrefix(line, "%error") {
@@ -200,6 +219,10 @@ func (cc *Control) read(r *bufio.Reader, paneID string, ready chan struct{}) {
 			inBlock = false
 		case strings.HasPrefix(line, out), strings.HasPrefix(line, ext):
 			signal(cc.wake)
+			if kind := alerts.scan(outputValue(line)); kind != "" {
+				cc.alertKind.Store(kind)
+				signal(cc.alert)
+			}
 		case strings.HasPrefix(line, "%layout-change"), strings.HasPrefix(line, "%window-close"),
 			strings.HasPrefix(line, "%unlinked-window-close"), strings.HasPrefix(line, "%sessions-changed"),
 			strings.HasPrefix(line, "%session-changed"), strings.HasPrefix(line, "%window-pane-changed"):
@@ -242,4 +265,85 @@ func endProcess(cmd *exec.Cmd, stdin io.Closer) {
 		cmd.Process.Kill()
 		<-done
 	}
+}
+
+// outputValue returns the escaped data of a %output or %extended-output
+// line: what follows "%output %ID " (after the extended form's age and its
+// " : "), without the line end.
+func outputValue(line string) string {
+	line = strings.TrimRight(line, "\r\n")
+	if rest, ok := strings.CutPrefix(line, "%extended-output "); ok {
+		if _, v, ok := strings.Cut(rest, " : "); ok {
+			return v
+		}
+		return ""
+	}
+	f := strings.SplitN(line, " ", 3)
+	if len(f) < 3 {
+		return ""
+	}
+	return f[2]
+}
+
+// alertScanner finds, across a pane's output notifications, the bell (BEL
+// outside an escape sequence) and desktop notifications (OSC 9 and OSC
+// 777, ended by BEL or ST). Control mode writes each byte under 32, and
+// the backslash, as a backslash and three octal digits (CONTROL MODE in
+// tmux(1)), so BEL is \007 and ESC is \033.
+type alertScanner struct {
+	state int // 0 ground, 1 after ESC, 2 in an OSC string, 3 after ESC in one
+	osc   []byte
+}
+
+// scan reads one notification's escaped data and returns the last alert
+// it finishes ("bell", "notification"), "" when none.
+func (a *alertScanner) scan(v string) string {
+	kind := ""
+	for i := 0; i < len(v); i++ {
+		c := v[i]
+		if c == '\\' && i+3 < len(v) {
+			if n, err := strconv.ParseUint(v[i+1:i+4], 8, 8); err == nil {
+				c = byte(n)
+				i += 3
+			}
+		}
+		switch a.state {
+		case 0:
+			switch c {
+			case 0x07:
+				kind = "bell"
+			case 0x1b:
+				a.state = 1
+			}
+		case 1:
+			a.state = 0
+			if c == ']' {
+				a.state, a.osc = 2, a.osc[:0]
+			}
+		case 2, 3:
+			switch {
+			case c == 0x07 || a.state == 3 && c == '\\':
+				if k := oscNumber(a.osc); k == "9" || k == "777" {
+					kind = "notification"
+				}
+				a.state = 0
+			case c == 0x1b:
+				a.state = 3
+			case c == 0x18 || c == 0x1a: // CAN, SUB: aborted
+				a.state = 0
+			default:
+				a.state = 2
+				if len(a.osc) < 8 {
+					a.osc = append(a.osc, c)
+				}
+			}
+		}
+	}
+	return kind
+}
+
+// oscNumber is the number an OSC string starts with ("9" of "9;text").
+func oscNumber(osc []byte) string {
+	s, _, _ := strings.Cut(string(osc), ";")
+	return s
 }

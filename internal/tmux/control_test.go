@@ -170,3 +170,57 @@ func TestControlHelperProcess(t *testing.T) {
 		cc.Close()
 	}
 }
+
+// The bell is BEL outside an escape sequence; a desktop notification is
+// OSC 9 or OSC 777, ended by BEL or ST. An OSC that sets a title and ends
+// with BEL is neither. Strings may span notifications.
+func TestAlertScanner(t *testing.T) {
+	for _, c := range []struct {
+		chunks []string
+		want   string
+	}{
+		{[]string{`done\007`}, "bell"},
+		{[]string{`\033]0;title\007`}, ""},
+		{[]string{`\033]9;build done\007`}, "notification"},
+		{[]string{`\033]777;notify;Claude;needs you\033\134`}, "notification"},
+		{[]string{`\033]9;half`, ` done\007`}, "notification"},
+		{[]string{`\033]2;x\033\134 then \007`}, "bell"},
+		{[]string{`plain text \134 with a backslash`}, ""},
+		{[]string{`\033[31mred\033[0m`}, ""},
+		{[]string{`\033]9;cancelled\030\007`}, "bell"},
+	} {
+		var a alertScanner
+		got := ""
+		for _, ch := range c.chunks {
+			if k := a.scan(ch); k != "" {
+				got = k
+			}
+		}
+		if got != c.want {
+			t.Errorf("%q: %q, want %q", c.chunks, got, c.want)
+		}
+	}
+	if v := outputValue("%output %3 a\\007b\r\n"); v != `a\007b` {
+		t.Errorf("outputValue: %q", v)
+	}
+	if v := outputValue("%extended-output %3 120 : abc\n"); v != "abc" {
+		t.Errorf("outputValue, extended: %q", v)
+	}
+}
+
+func FuzzAlertScanner(f *testing.F) {
+	for _, s := range []string{`\007`, `\033]9;x\007`, `\033]777;a;b\033\134`, `\0`, `\\`, `\033`, `\033]`} {
+		f.Add(s, s)
+	}
+	f.Fuzz(func(t *testing.T, a, b string) {
+		var s alertScanner
+		for _, v := range []string{a, b} {
+			if k := s.scan(v); k != "" && k != "bell" && k != "notification" {
+				t.Fatalf("kind %q", k)
+			}
+		}
+		if s.state < 0 || s.state > 3 || len(s.osc) > 8 {
+			t.Fatalf("state %d osc %q", s.state, s.osc)
+		}
+	})
+}

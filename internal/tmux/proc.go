@@ -272,10 +272,16 @@ type Status struct {
 
 // ReadStatus reads /proc/<pid>/status and /proc/<pid>/wchan.
 func ReadStatus(pid int) Status {
-	dir := filepath.Join("/proc", strconv.Itoa(pid))
+	st, _ := ReadStatusAt(filepath.Join("/proc", strconv.Itoa(pid)))
+	return st
+}
+
+// ReadStatusAt is [ReadStatus] for the /proc directory dir of a process
+// or of one of its threads (/proc/PID/task/TID).
+func ReadStatusAt(dir string) (Status, bool) {
 	b, err := os.ReadFile(dir + "/status")
 	if err != nil {
-		return Status{}
+		return Status{}, false
 	}
 	st := Status{OK: true}
 	for _, line := range strings.Split(string(b), "\n") {
@@ -301,7 +307,7 @@ func ReadStatus(pid int) Status {
 	if w, err := os.ReadFile(dir + "/wchan"); err == nil {
 		st.Wchan = string(w)
 	}
-	return st
+	return st, true
 }
 
 // WaitsForChild reports whether a sleeping process's wchan says it waits
@@ -332,7 +338,26 @@ func ReadSyscall(pid int) (Syscall, bool) {
 	if err != nil {
 		return Syscall{}, false
 	}
-	return parseSyscall(string(b))
+	return ParseSyscall(string(b))
+}
+
+// Children returns the child processes of pid, of all its threads
+// (/proc/<pid>/task/*/children, proc(5)).
+func Children(pid int) []int {
+	var out []int
+	tasks, _ := filepath.Glob(filepath.Join("/proc", strconv.Itoa(pid), "task", "*", "children"))
+	for _, t := range tasks {
+		b, err := os.ReadFile(t)
+		if err != nil {
+			continue
+		}
+		for _, f := range strings.Fields(string(b)) {
+			if n, err := strconv.Atoi(f); err == nil {
+				out = append(out, n)
+			}
+		}
+	}
+	return out
 }
 
 // BusyChild reports whether pid, a shell on the terminal at path tty,
@@ -349,24 +374,13 @@ func BusyChild(pid int, tty string, canonical bool) bool {
 	if !ok {
 		return false
 	}
-	tasks, _ := filepath.Glob(filepath.Join("/proc", strconv.Itoa(pid), "task", "*", "children"))
-	for _, t := range tasks {
-		b, err := os.ReadFile(t)
-		if err != nil {
+	for _, child := range Children(pid) {
+		cs, ok := ReadStat(child)
+		if !ok || cs.Pgrp != st.Pgrp || cs.State == 'Z' {
 			continue
 		}
-		for _, f := range strings.Fields(string(b)) {
-			child, err := strconv.Atoi(f)
-			if err != nil {
-				continue
-			}
-			cs, ok := ReadStat(child)
-			if !ok || cs.Pgrp != st.Pgrp || cs.State == 'Z' {
-				continue
-			}
-			if canonical || readsTerminal(child, tty) {
-				return true
-			}
+		if canonical || readsTerminal(child, tty) {
+			return true
 		}
 	}
 	return false
@@ -382,11 +396,11 @@ func readsTerminal(pid int, tty string) bool {
 	}
 	switch w, fd, _ := sc.Wait(); w {
 	case WaitRead:
-		return FDTarget(pid, fd) == tty
+		return OnTerminal(pid, fd, tty)
 	case WaitSet:
 		fds, _ := os.ReadDir(filepath.Join("/proc", strconv.Itoa(pid), "fd"))
 		for _, e := range fds {
-			if n, err := strconv.ParseUint(e.Name(), 10, 64); err == nil && FDTarget(pid, n) == tty {
+			if n, err := strconv.ParseUint(e.Name(), 10, 64); err == nil && OnTerminal(pid, n, tty) {
 				return true
 			}
 		}
@@ -402,10 +416,10 @@ func SyscallReadable(pid int) bool {
 	return err == nil
 }
 
-// parseSyscall parses "NR ARG1 ... ARG6 SP PC" (hexadecimal but for NR).
+// ParseSyscall parses "NR ARG1 ... ARG6 SP PC" (hexadecimal but for NR).
 // "running" and "-1 SP PC" (blocked, but not in a system call) are not
 // ok.
-func parseSyscall(s string) (Syscall, bool) {
+func ParseSyscall(s string) (Syscall, bool) {
 	f := strings.Fields(s)
 	if len(f) != 9 {
 		return Syscall{}, false
@@ -456,6 +470,15 @@ func ReadChars(pid int) (int64, bool) {
 		}
 	}
 	return 0, false
+}
+
+// OnTerminal reports whether pid's descriptor fd is open on the terminal
+// at tty: that path, or /dev/tty, the process's controlling terminal
+// (which, for a process of a pane, is the pane's; fzf and editors open
+// it to read keys while their standard input is a pipe).
+func OnTerminal(pid int, fd uint64, tty string) bool {
+	t := FDTarget(pid, fd)
+	return t != "" && (t == tty || t == "/dev/tty")
 }
 
 // TTYPending returns how many bytes of input the terminal at path holds

@@ -32,3 +32,9 @@ func selectWait(nfds uint64, timed bool) (WaitKind, uint64, bool) {
 	}
 	return WaitSet, 0, timed
 }
+
+// IsSleep reports whether the call is a sleep (nanosleep,
+// clock_nanosleep): a process waiting for time to pass.
+func (s Syscall) IsSleep() bool {
+	return s.Nr == unix.SYS_NANOSLEEP || s.Nr == unix.SYS_CLOCK_NANOSLEEP
+}

@@ -1,0 +1,294 @@
+package client
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+
+	"github.com/tmx-sh/tmx/internal/tmux"
+)
+
+// The states of a pane's program (ProgramState.State).
+const (
+	// StateInput: the program waits for input from the terminal: a shell
+	// at its own prompt, a shell reading an answer (a question of its own,
+	// the read builtin), or a foreground program blocked reading the
+	// terminal.
+	StateInput = "input"
+	// StateBusy: the program runs, or waits on something other than the
+	// terminal (a child, a timer, a file).
+	StateBusy = "busy"
+	// StateExited: the pane's program ended (the pane is dead).
+	StateExited = "exited"
+	// StateUnknown: no evidence either way. /proc cannot be read (another
+	// user's pane, macOS and the BSDs), or the program waits on a set of
+	// descriptors that holds the terminal and others too (an event loop:
+	// Node, Python asyncio), where waiting for a key and waiting for the
+	// network look the same.
+	StateUnknown = "unknown"
+)
+
+// ProgramState is what a pane's program is doing, and the evidence read
+// for it: from /proc (the foreground process group of the pane's
+// terminal, and the system call its processes wait in) and the terminal
+// itself (its mode), never from the screen.
+type ProgramState struct {
+	// State is one of input, busy, exited and unknown (see StateInput).
+	State string `json:"state"`
+	StateEvidence
+}
+
+// StateEvidence is what a [ProgramState] was read from.
+type StateEvidence struct {
+	// Program is the foreground program read (its process name) and PID
+	// its process; absent for a dead pane.
+	Program string `json:"program,omitempty"`
+	PID     int    `json:"pid,omitempty"`
+	// Shell says, for a pane whose program is a shell tmx knows, whether
+	// that shell holds the terminal itself: "prompt" (at its own prompt),
+	// "answer" (reading an answer: a question, the read builtin, a
+	// continuation line), "busy" (running a builtin, its startup files or
+	// its prompt hook), "job" (a job of the shell holds the terminal:
+	// Program is the job's). Absent for other programs.
+	Shell string `json:"shell,omitempty"`
+	// WaitsOn is what Program waits on: "terminal" (reading it), "terminal
+	// and more" (a set of descriptors holding it: an event loop), "child",
+	// "timer", "other", or "running" (not waiting).
+	WaitsOn string `json:"waits_on,omitempty"`
+	// TerminalMode is the terminal's input mode: "line" (canonical: the
+	// terminal gathers a line and echoes it) or "keys" (non-canonical: the
+	// program gets each key, as line editors and full-screen programs
+	// do).
+	TerminalMode string `json:"terminal_mode,omitempty"`
+	// AlternateScreen is true when the program drew on the alternate
+	// screen (a full-screen program).
+	AlternateScreen bool `json:"alternate_screen,omitempty"`
+}
+
+// ProgramState reads what p's program is doing (see [ProgramState]). A
+// shell's prompt is told as tmx run tells it (see [shellRecord]).
+func (c *Client) ProgramState(p PaneInfo) ProgramState {
+	ps := ProgramState{StateEvidence: StateEvidence{AlternateScreen: p.AlternateOn}}
+	if p.PaneDead {
+		ps.State = StateExited
+		return ps
+	}
+	if p.PanePID <= 0 {
+		ps.State = StateUnknown
+		return ps
+	}
+	stat, ok := tmux.ReadStat(p.PanePID)
+	if !ok {
+		ps.State = StateUnknown
+		return ps
+	}
+	if lflag, ok := tmux.TTYLflag(p.PaneTTY); ok {
+		ps.TerminalMode = "keys"
+		if lflag&syscall.ICANON != 0 {
+			ps.TerminalMode = "line"
+		}
+	}
+	name, kind := paneShell(p)
+	if kind == shellPOSIX || kind == shellFish {
+		rec := c.recordOf(p)
+		sh := probePrompt(p.PanePID, p.PaneTTY, kind, name, &rec)
+		ps.Program, ps.PID = name, p.PanePID
+		switch {
+		case sh.AtPrompt == Yes:
+			ps.State, ps.Shell, ps.WaitsOn = StateInput, "prompt", "terminal"
+			return ps
+		case sh.Prompting:
+			ps.State, ps.Shell, ps.WaitsOn = StateInput, "answer", "terminal"
+			return ps
+		case sh.AtPrompt == Unknown:
+			ps.State = StateUnknown
+			return ps
+		case !sh.Job:
+			ps.State, ps.Shell = StateBusy, "busy"
+			ps.WaitsOn = waitsOn(p.PanePID, p.PaneTTY)
+			if ps.WaitsOn == "child" {
+				// A command of its own group (a script's, a command
+				// string's, a widget's) may be what reads the terminal.
+				if pid, w := groupReader(p.PanePID, p.PaneTTY); pid > 0 {
+					ps.Program, ps.PID, ps.WaitsOn = tmux.Comm(pid), pid, w
+					ps.State = map[string]string{"terminal": StateInput}[w]
+					if ps.State == "" {
+						ps.State = StateUnknown
+					}
+				}
+			}
+			return ps
+		}
+		ps.Shell = "job"
+	}
+	// The foreground process group's leader (the pane's program, or a
+	// shell's job), or where it has exited, the pane's process.
+	fg := stat.Tpgid
+	if fg <= 0 {
+		ps.State = StateUnknown
+		return ps
+	}
+	if _, ok := tmux.ReadStat(fg); !ok {
+		fg = p.PanePID
+	}
+	ps.Program, ps.PID = tmux.Comm(fg), fg
+	ps.WaitsOn = waitsOn(fg, p.PaneTTY)
+	if ps.WaitsOn == "child" {
+		// A shell or a program waiting on its children (a pipeline, a
+		// script): the one of them that holds the terminal tells.
+		if pid, w := groupReader(fg, p.PaneTTY); pid > 0 {
+			ps.Program, ps.PID, ps.WaitsOn = tmux.Comm(pid), pid, w
+		}
+	}
+	switch ps.WaitsOn {
+	case "terminal":
+		ps.State = StateInput
+	case "terminal and more", "":
+		ps.State = StateUnknown
+	default:
+		ps.State = StateBusy
+	}
+	return ps
+}
+
+// groupReader looks among the descendants of pid in pid's process group
+// (a pipeline's commands, a script's) for one that waits on the terminal,
+// and returns it and what it waits on; 0 when none does.
+func groupReader(pid int, tty string) (int, string) {
+	st, ok := tmux.ReadStat(pid)
+	if !ok {
+		return 0, ""
+	}
+	queue := tmux.Children(pid)
+	for seen := 0; len(queue) > 0 && seen < 64; seen++ {
+		child := queue[0]
+		queue = append(queue[1:], tmux.Children(child)...)
+		if cs, ok := tmux.ReadStat(child); !ok || cs.Pgrp != st.Pgrp || cs.State == 'Z' {
+			continue
+		}
+		if w := waitsOn(child, tty); w == "terminal" || w == "terminal and more" {
+			return child, w
+		}
+	}
+	return 0, ""
+}
+
+// waitsOn says what process pid, or any of its threads, waits on:
+// "terminal" when one reads the terminal at tty (a read of it, or a
+// select over descriptor 0 alone, which is it), "terminal and more" when
+// one waits on a set of descriptors and pid holds nothing but the
+// terminal and files (then the terminal is what it waits for: vim, less,
+// htop), or holds more (sockets, pipes, event descriptors: an event loop,
+// which reads as "terminal and more"); else "running", "child", "timer"
+// or "other". "" when /proc cannot tell.
+func waitsOn(pid int, tty string) string {
+	tasks, _ := filepath.Glob(filepath.Join("/proc", strconv.Itoa(pid), "task", "*"))
+	if len(tasks) == 0 {
+		return ""
+	}
+	best := ""
+	rank := map[string]int{"": 0, "other": 1, "timer": 2, "child": 3, "running": 4, "terminal and more": 5, "terminal": 6}
+	for _, t := range tasks {
+		tid, err := strconv.Atoi(filepath.Base(t))
+		if err != nil {
+			continue
+		}
+		w := threadWait(pid, tid, tty)
+		if rank[w] > rank[best] {
+			best = w
+		}
+	}
+	return best
+}
+
+// threadWait is waitsOn for one thread tid of process pid.
+func threadWait(pid, tid int, tty string) string {
+	dir := filepath.Join("/proc", strconv.Itoa(pid), "task", strconv.Itoa(tid))
+	if st, ok := tmux.ReadStatusAt(dir); ok {
+		switch {
+		case st.State == 'R':
+			return "running"
+		case st.WaitsForChild():
+			return "child"
+		}
+	}
+	b, err := os.ReadFile(filepath.Join(dir, "syscall"))
+	if err != nil {
+		return ""
+	}
+	if strings.TrimSpace(string(b)) == "running" {
+		return "running"
+	}
+	sc, ok := tmux.ParseSyscall(string(b))
+	if !ok {
+		return "other"
+	}
+	switch w, fd, _ := sc.Wait(); w {
+	case tmux.WaitRead:
+		if tmux.OnTerminal(pid, fd, tty) {
+			return "terminal"
+		}
+		return "other"
+	case tmux.WaitSet:
+		return setWait(pid, tty)
+	}
+	if sc.IsSleep() {
+		return "timer"
+	}
+	return "other"
+}
+
+// setWait says what a process waiting on a set of descriptors waits for,
+// from the descriptors it holds: "terminal" when it holds the terminal
+// and otherwise only files and /dev nodes, "terminal and more" when it
+// holds sockets, pipes or event descriptors too, "other" when it does not
+// hold the terminal.
+func setWait(pid int, tty string) string {
+	ents, err := os.ReadDir(filepath.Join("/proc", strconv.Itoa(pid), "fd"))
+	if err != nil {
+		return ""
+	}
+	term, more := false, false
+	for _, e := range ents {
+		n, err := strconv.ParseUint(e.Name(), 10, 64)
+		if err != nil {
+			continue
+		}
+		switch t := tmux.FDTarget(pid, n); {
+		case tmux.OnTerminal(pid, n, tty):
+			term = true
+		case strings.HasPrefix(t, "socket:"), strings.HasPrefix(t, "pipe:"), strings.HasPrefix(t, "anon_inode:"):
+			more = true
+		}
+	}
+	switch {
+	case !term:
+		return "other"
+	case more:
+		return "terminal and more"
+	}
+	return "terminal"
+}
+
+// String is the state and its evidence in a few words, for people.
+func (ps ProgramState) String() string {
+	s := ps.State
+	if ps.Program != "" {
+		s += fmt.Sprintf(" (%s", ps.Program)
+		if ps.WaitsOn != "" {
+			s += " waits on " + ps.WaitsOn
+		}
+		s += ")"
+	}
+	return s
+}
+
+// ReadStates fills in the State of every pane of snap.
+func (c *Client) ReadStates(snap *Snapshot) {
+	for i := range snap.Panes {
+		snap.Panes[i].State = c.ProgramState(snap.Panes[i]).State
+	}
+}
