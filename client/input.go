@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"syscall"
 	"time"
 	"unicode/utf8"
 
@@ -55,6 +56,10 @@ type InputResult struct {
 	Wait *WaitResult `json:"wait,omitempty"`
 	// Enter is true when a submit key followed the text.
 	Enter bool `json:"-"`
+	// sentOver is the pane as it was before the text was sent, when the
+	// sender read it (so that Enter waits for the program to have taken
+	// the text).
+	sentOver *paneState
 }
 
 // InputOptions are the consents an input call takes.
@@ -320,6 +325,9 @@ func (c *Client) TypeText(ctx context.Context, snap *Snapshot, p PaneInfo, text 
 	if err != nil {
 		return nil, err
 	}
+	if shell.AtPrompt != Yes && len(cohort) == 1 {
+		c.paceProgram(ctx, p, res)
+	}
 	args := []string{"send-keys", "-t", p.PaneID, "-l", "--", Arg(text)}
 	if reset != "" {
 		// The reset reaches this pane alone, by paste, before the text.
@@ -445,7 +453,8 @@ func (c *Client) Paste(ctx context.Context, snap *Snapshot, p PaneInfo, text str
 	// terminal's reply to a query that no program read), as typed text
 	// does: otherwise Enter would submit both.
 	var pre []string
-	if shell := c.shellPrompt(p); o.Enter && shell.AtPrompt == Yes {
+	shell := c.shellPrompt(p)
+	if o.Enter && shell.AtPrompt == Yes {
 		reset := ""
 		if reset, res.LineReset, err = c.resetLine(ctx, p, shell.Editing); err != nil {
 			return nil, err
@@ -460,6 +469,9 @@ func (c *Client) Paste(ctx context.Context, snap *Snapshot, p PaneInfo, text str
 	w, err := c.awaitInput(ctx, snap, p, o.InputOptions)
 	if err != nil {
 		return nil, err
+	}
+	if shell.AtPrompt != Yes {
+		c.paceProgram(ctx, p, res)
 	}
 	buf := "tmx-paste-" + randomHex(8)
 	if pre == nil {
@@ -599,6 +611,8 @@ var (
 type paneState struct {
 	cursorX, cursorY, historySize int
 	line                          string
+	// screen is a hash of the whole screen (lineHash of its text).
+	screen uint64
 }
 
 func (c *Client) paneState(ctx context.Context, paneID string) (paneState, error) {
@@ -614,7 +628,7 @@ func (c *Client) paneState(ctx context.Context, paneID string) (paneState, error
 	if err != nil || len(recs) != 1 || recs[0][0] != paneID {
 		return paneState{}, tmxerr.Errorf(tmxerr.TargetNotFound, "pane %s no longer exists", paneID)
 	}
-	st := paneState{cursorX: atoi(recs[0][1]), cursorY: atoi(recs[0][2]), historySize: atoi(recs[0][3])}
+	st := paneState{cursorX: atoi(recs[0][1]), cursorY: atoi(recs[0][2]), historySize: atoi(recs[0][3]), screen: lineHash(rest)}
 	rows := strings.Split(rest, "\n")
 	if st.cursorY < len(rows) {
 		st.line = strings.TrimRight(rows[st.cursorY], " ")
@@ -632,6 +646,9 @@ func (c *Client) paneState(ctx context.Context, paneID string) (paneState, error
 // changed (cursor moved, history grew, or the cursor line changed) and
 // Unknown when it did not: a slow program may still react.
 func (c *Client) submit(ctx context.Context, p PaneInfo, text string, atPrompt bool, res *InputResult, send func() error) (Tri, int) {
+	if !atPrompt {
+		return c.submitToProgram(ctx, p, res, send)
+	}
 	tail := strings.TrimSpace(lastLine(text))
 	if len(tail) > 20 {
 		tail = tail[len(tail)-20:]
@@ -687,4 +704,116 @@ func lastLine(s string) string {
 		return s[i+1:]
 	}
 	return s
+}
+
+// A program that reads keys (the terminal in non-canonical mode: an
+// agent's TUI, a REPL's line editor, a full-screen program) may drop keys
+// while it redraws, takes an Enter that arrives with other keys as a
+// newline, and reacts at its own pace. So input to it is paced by
+// evidence (awaitProgramReady): text goes once the program has read what
+// came before and waits for more; Enter goes once the program has read
+// the text, redrawn, and waits again, so that it arrives alone. A program
+// in line mode needs none of this: the terminal gathers its line.
+//
+// Waiting for input is read from /proc (see [ProgramState]): a read of
+// the terminal, or an event loop idle in epoll with the terminal among
+// its descriptors. Where /proc tells nothing, the screen staying the same
+// for programQuiet stands for it. Each wait is bounded by
+// programReadyWait: input to a program that is busy for longer goes all
+// the same (the terminal holds it until the program reads), and the
+// result's warnings say so.
+const programQuiet = 60 * time.Millisecond
+
+var programReadyWait = 3 * time.Second
+
+// readsKeys reports whether p's terminal is in non-canonical mode (or its
+// mode cannot be read): its program gets each key as it comes.
+func readsKeys(p PaneInfo) bool {
+	lflag, ok := tmux.TTYLflag(p.PaneTTY)
+	return !ok || lflag&syscall.ICANON == 0
+}
+
+// awaitProgramReady waits until p's program has read all its terminal's
+// input and waits for more (see above); with before, until also the
+// screen or cursor differs from before (the program showed what it
+// read). It returns the pane then and whether that was seen within
+// programReadyWait.
+func (c *Client) awaitProgramReady(ctx context.Context, p PaneInfo, before *paneState) (paneState, bool) {
+	start := time.Now()
+	var last paneState
+	var stableSince time.Time
+	for delay := time.Millisecond; ; delay = min(2*delay, submitPoll) {
+		now, err := c.paneState(ctx, p.PaneID)
+		if err != nil {
+			return now, false
+		}
+		if now != last {
+			last, stableSince = now, time.Now()
+		}
+		changed := before == nil || now.screen != before.screen || now.cursorX != before.cursorX || now.cursorY != before.cursorY
+		if n, ok := tmux.TTYPending(p.PaneTTY); changed && (!ok || n == 0) {
+			switch ps := c.ProgramState(p); {
+			case ps.State == StateInput, ps.WaitsOn == "terminal and more":
+				return now, true
+			case ps.WaitsOn == "" && time.Since(stableSince) >= programQuiet:
+				return now, true
+			}
+		}
+		if time.Since(start) >= programReadyWait || ctx.Err() != nil {
+			return now, false
+		}
+		time.Sleep(delay)
+	}
+}
+
+// paceProgram waits, before text is sent to p, for p's program to be
+// ready for it when it reads keys, and records the pane as it was in
+// res.sentOver. A bound reached goes into res's warnings.
+func (c *Client) paceProgram(ctx context.Context, p PaneInfo, res *InputResult) {
+	if !readsKeys(p) {
+		return
+	}
+	st, ok := c.awaitProgramReady(ctx, p, nil)
+	if !ok {
+		res.Warnings = append(res.Warnings, "the program was still busy after "+programReadyWait.String()+" (it had not read its earlier input, or did not wait for more); the text was sent all the same, and the terminal holds it until the program reads")
+	}
+	res.sentOver = &st
+}
+
+// submitToProgram sends Enter (send) to a program that is not a shell at
+// its prompt, once (a second Enter could submit twice). Into a program
+// that reads keys, Enter waits for the program to have taken the text
+// (see awaitProgramReady). Submitted is Yes when the program then read
+// the Enter and its screen changed, Unknown otherwise. It returns the
+// row of the cursor when Enter went, which holds the echo of the text,
+// if any.
+func (c *Client) submitToProgram(ctx context.Context, p PaneInfo, res *InputResult, send func() error) (Tri, int) {
+	var before paneState
+	if res.sentOver != nil {
+		var ok bool
+		if before, ok = c.awaitProgramReady(ctx, p, res.sentOver); !ok {
+			res.Warnings = append(res.Warnings, "the program did not show that it took the text within "+programReadyWait.String()+"; Enter was sent all the same")
+		}
+	} else {
+		time.Sleep(submitSettle)
+		var err error
+		if before, err = c.paneState(ctx, p.PaneID); err != nil {
+			return Unknown, -1
+		}
+	}
+	echo := before.historySize + before.cursorY
+	if err := send(); err != nil {
+		return Unknown, echo
+	}
+	for end := time.Now().Add(programReadyWait); time.Now().Before(end) && ctx.Err() == nil; time.Sleep(submitPoll) {
+		now, err := c.paneState(ctx, p.PaneID)
+		if err != nil {
+			return Unknown, echo
+		}
+		n, ok := tmux.TTYPending(p.PaneTTY)
+		if (!ok || n == 0) && (now.screen != before.screen || now.cursorX != before.cursorX || now.cursorY != before.cursorY) {
+			return Yes, echo
+		}
+	}
+	return Unknown, echo
 }

@@ -232,6 +232,11 @@ func threadWait(pid, tid int, tty string) string {
 			return "terminal"
 		}
 		return "other"
+	case tmux.WaitEpoll:
+		if fds, ok := tmux.EpollTargets(pid, fd); ok {
+			return epollWait(pid, fds, tty)
+		}
+		return setWait(pid, tty)
 	case tmux.WaitSet:
 		return setWait(pid, tty)
 	}
@@ -261,6 +266,29 @@ func setWait(pid int, tty string) string {
 		case tmux.OnTerminal(pid, n, tty):
 			term = true
 		case strings.HasPrefix(t, "socket:"), strings.HasPrefix(t, "pipe:"), strings.HasPrefix(t, "anon_inode:"):
+			more = true
+		}
+	}
+	switch {
+	case !term:
+		return "other"
+	case more:
+		return "terminal and more"
+	}
+	return "terminal"
+}
+
+// epollWait says what a process waiting on an epoll instance whose
+// members are fds waits for: "terminal" when they are the terminal alone,
+// "terminal and more" when they hold it and others (an event loop: Node's
+// libuv, Python's asyncio), "other" when they do not hold it (a Go
+// program's poller, while the terminal is read, blocking, elsewhere).
+func epollWait(pid int, fds []uint64, tty string) string {
+	term, more := false, false
+	for _, n := range fds {
+		if tmux.OnTerminal(pid, n, tty) {
+			term = true
+		} else {
 			more = true
 		}
 	}

@@ -21,6 +21,10 @@ type Timing struct {
 	// ReadyShellWait bounds the wait for a new shell's first prompt (10 s);
 	// ReadyDrawWait for another new program's first output (2 s).
 	ReadyShellWait, ReadyDrawWait time.Duration
+	// ProgramReadyWait bounds each wait of input to a program that reads
+	// keys: for it to be ready for the text, to show it took the text
+	// before Enter, and to show it took the Enter (3 s).
+	ProgramReadyWait time.Duration
 }
 
 var defaultTiming = CurrentTiming()
@@ -34,6 +38,7 @@ func CurrentTiming() Timing {
 		PromptSettle: promptSettle, ResetWait: resetWait,
 		SubmitWatch: submitWatch, PasteBracketWait: pasteBracketWait,
 		ReadyShellWait: readyShellWait, ReadyDrawWait: readyDrawWait,
+		ProgramReadyWait: programReadyWait,
 	}
 }
 
@@ -52,4 +57,5 @@ func SetTiming(t Timing) {
 	set(&pasteBracketWait, t.PasteBracketWait)
 	set(&readyShellWait, t.ReadyShellWait)
 	set(&readyDrawWait, t.ReadyDrawWait)
+	set(&programReadyWait, t.ProgramReadyWait)
 }

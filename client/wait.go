@@ -343,15 +343,17 @@ func (w *textWait) moment() string {
 
 // exited reports whether the pane's program exited, or, for a pane whose
 // program is a shell, whether the shell is back at its own prompt after
-// it was seen away from it, or after it read everything the input sent.
+// a job of it was seen holding the terminal, or after it read everything
+// the input sent, Enter included. The shell busy by itself for a moment
+// is no evidence: its line editor takes each typed key so.
 func (w *textWait) exited() bool {
 	p := w.p
 	name, kind := paneShell(p)
 	if kind != shellPOSIX && kind != shellFish {
 		return false
 	}
-	if probePrompt(p.PanePID, p.PaneTTY, kind, name, &w.rec).AtPrompt != Yes {
-		w.shellLeft = true
+	if ps := probePrompt(p.PanePID, p.PaneTTY, kind, name, &w.rec); ps.AtPrompt != Yes {
+		w.shellLeft = w.shellLeft || ps.Job
 		return false
 	}
 	if w.shellLeft {

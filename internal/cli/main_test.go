@@ -30,6 +30,9 @@ func TestMain(m *testing.M) {
 	case "slowreader":
 		slowReader()
 		os.Exit(0)
+	case "testtui":
+		testTUI()
+		os.Exit(0)
 	}
 	code := tmuxtest.Main(m)
 	if builtDir != "" {

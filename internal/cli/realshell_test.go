@@ -710,7 +710,7 @@ func TestExpectServer(t *testing.T) {
 	}
 }
 
-// A program that reacts seconds after Enter (four times as long as tmx
+// A program that reacts seconds after Enter (twice as long as tmx
 // watches for a change) gets one Enter, not two, and submitted says
 // unknown: no change was seen, and none is evidence of nothing.
 func TestSubmitOnceToSlowProgram(t *testing.T) {
@@ -720,7 +720,8 @@ func TestSubmitOnceToSlowProgram(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	delay := 4 * client.CurrentTiming().SubmitWatch
+	// Later than tmx waits for it to show the text, and then the Enter.
+	delay := 2 * client.CurrentTiming().ProgramReadyWait
 	pane := srv.Session("slow", 120, 30, "env", "TMX_TEST_MAIN=slowreader", "TMX_TEST_SLOW_DELAY="+delay.String(), exe)
 	srv.WaitFor(pane, func(s string) bool { return strings.Contains(s, "READY") }, 10*time.Second)
 	d := mustJSON(t, srv, 0, "type", "--enter", pane, "--", "go")
@@ -730,7 +731,7 @@ func TestSubmitOnceToSlowProgram(t *testing.T) {
 	// A key typed now reaches the program after everything tmx sent: once
 	// the program shows it, it has shown every Enter tmx sent.
 	srv.Tmux("send-keys", "-t", pane, "-l", "Z")
-	srv.WaitFor(pane, func(s string) bool { return strings.Contains(strings.Join(chunks(s), " "), "Z") }, 20*time.Second)
+	srv.WaitFor(pane, func(s string) bool { return strings.Contains(strings.Join(chunks(s), " "), "Z") }, 3*delay+tmuxtest.Patience(10*time.Second))
 	if got := chunks(srv.Capture(pane)); strings.Count(strings.Join(got, " "), `\r`) != 1 {
 		t.Errorf("chunks = %v, want exactly one Enter", got)
 	}

@@ -397,6 +397,16 @@ func readsTerminal(pid int, tty string) bool {
 	switch w, fd, _ := sc.Wait(); w {
 	case WaitRead:
 		return OnTerminal(pid, fd, tty)
+	case WaitEpoll:
+		if fds, ok := EpollTargets(pid, fd); ok {
+			for _, n := range fds {
+				if OnTerminal(pid, n, tty) {
+					return true
+				}
+			}
+			return false
+		}
+		fallthrough
 	case WaitSet:
 		fds, _ := os.ReadDir(filepath.Join("/proc", strconv.Itoa(pid), "fd"))
 		for _, e := range fds {
@@ -608,4 +618,26 @@ const (
 	WaitUnknown WaitKind = iota
 	WaitRead
 	WaitSet
+	WaitEpoll
 )
+
+// EpollTargets returns the descriptors (of pid's table) registered in
+// pid's epoll instance epfd, read from the tfd fields of
+// /proc/<pid>/fdinfo/<epfd> (proc(5), since Linux 3.8). ok is false when
+// that cannot be read or epfd is not an epoll instance.
+func EpollTargets(pid int, epfd uint64) (fds []uint64, ok bool) {
+	b, err := os.ReadFile(filepath.Join("/proc", strconv.Itoa(pid), "fdinfo", strconv.FormatUint(epfd, 10)))
+	if err != nil || FDTarget(pid, epfd) != "anon_inode:[eventpoll]" {
+		return nil, false
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		f := strings.Fields(line)
+		if len(f) < 2 || f[0] != "tfd:" {
+			continue
+		}
+		if n, err := strconv.ParseUint(f[1], 10, 64); err == nil {
+			fds = append(fds, n)
+		}
+	}
+	return fds, true
+}

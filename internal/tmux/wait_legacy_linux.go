@@ -13,7 +13,7 @@ func legacyWait(s Syscall) (WaitKind, uint64, bool) {
 	case unix.SYS_SELECT:
 		return selectWait(s.Args[0], s.Args[4] != 0)
 	case unix.SYS_EPOLL_WAIT:
-		return WaitSet, 0, int32(s.Args[3]) >= 0
+		return WaitEpoll, s.Args[0], int32(s.Args[3]) >= 0
 	}
 	return WaitUnknown, 0, false
 }

@@ -6,9 +6,11 @@ import "golang.org/x/sys/unix"
 
 // Wait classifies the call a blocked process waits in: [WaitRead], reading
 // one descriptor (FD); [WaitSet], waiting on a set of descriptors whose
-// members /proc does not show (select, poll, epoll), except that a select
-// over descriptors below 1 can only be waiting on descriptor 0 (bash's
-// readline selects on its input alone) and is WaitRead; [WaitUnknown], any
+// members /proc does not show (select, poll), except that a select over
+// descriptors below 1 can only be waiting on descriptor 0 (bash's
+// readline selects on its input alone) and is WaitRead; [WaitEpoll],
+// waiting on the epoll instance FD, whose members /proc shows (see
+// [EpollTargets]); [WaitUnknown], any
 // other call (a timer, a lock, a call tmx does not classify). Timed is true
 // when the call gives up after a timeout (a line editor that waits for the
 // rest of a key sequence): such a reader is between two states.
@@ -20,8 +22,11 @@ func (s Syscall) Wait() (w WaitKind, fd uint64, timed bool) {
 		return selectWait(s.Args[0], s.Args[4] != 0)
 	case unix.SYS_PPOLL:
 		return WaitSet, 0, s.Args[2] != 0
-	case unix.SYS_EPOLL_PWAIT, unix.SYS_EPOLL_PWAIT2:
-		return WaitSet, 0, int32(s.Args[3]) >= 0
+	case unix.SYS_EPOLL_PWAIT:
+		return WaitEpoll, s.Args[0], int32(s.Args[3]) >= 0
+	case unix.SYS_EPOLL_PWAIT2:
+		// The timeout is a pointer to a timespec: NULL waits for good.
+		return WaitEpoll, s.Args[0], s.Args[3] != 0
 	}
 	return legacyWait(s)
 }
