@@ -55,9 +55,9 @@ type CaptureResult struct {
 	// the range, or the run's output) the result does not hold; history
 	// rows above what was read count one line each. DroppedBytes counts
 	// the bytes of the lines read and not returned.
-	Truncated    bool `json:"truncated"`
-	DroppedLines int  `json:"dropped_lines"`
-	DroppedBytes int  `json:"dropped_bytes"`
+	Truncated    bool `json:"truncated,omitempty"`
+	DroppedLines int  `json:"dropped_lines,omitempty"`
+	DroppedBytes int  `json:"dropped_bytes,omitempty"`
 	// AlternateScreen is true when the pane is on the alternate screen (a
 	// full-screen program: vim, less, htop): Lines is then that screen,
 	// top row first, without the blank rows at its bottom (the history

@@ -24,16 +24,17 @@ type InputResult struct {
 	TargetPaneIDs []string `json:"target_pane_ids,omitempty"`
 	// Keys is the exact key list sent (tmx send).
 	Keys []string `json:"keys,omitempty"`
-	// Bytes is the length of the text sent (type, paste); absent for
-	// keys, which Keys lists.
-	Bytes int `json:"bytes,omitempty"`
+	// Bytes is the length of the text sent (type, paste), for people:
+	// a document leaves it out, as it repeats the request.
+	Bytes int `json:"-"`
 	// Bracketed says whether the program receives the paste inside
 	// bracketed-paste markers: "yes" when tmux sends them (the program
 	// enabled bracketed paste mode, which tmux 3.7+ reports as
 	// #{bracket_paste_flag}), "no" when it does not (or --no-bracket),
 	// "unknown" when tmux cannot say: older servers do not, even for a
 	// bash, zsh or fish at its prompt, which enable the mode by default
-	// and may have it turned off. Paste only.
+	// and may have it turned off; left out then for text without a
+	// newline, where it tells nothing. Paste only.
 	Bracketed Tri `json:"bracketed,omitempty"`
 	// ExitedMode is true when the pane was in a mode (copy mode) and tmx
 	// cancelled it first, as asked (--exit-mode).
@@ -124,6 +125,7 @@ func finishInput(ctx context.Context, w *textWait, res *InputResult, sent, echoR
 	if res.Wait, err = w.watch(ctx); err != nil {
 		return nil, err
 	}
+	res.Wait.compact(w.m.text)
 	return res, nil
 }
 
@@ -413,7 +415,19 @@ var pasteBracketWait = 2 * time.Second
 // newline waits, at most pasteBracketWait, for a program known not to have
 // enabled it, and is then refused (unbracketed_paste) unless NoBracket
 // accepts that each newline is Enter.
+//
+// With Enter, one newline that ends the text (as echo and a heredoc end
+// theirs) is not pasted: Enter ends the line. Pasted, it would land
+// inside the brackets, where an agent's TUI takes it as part of the
+// prompt (or a shell as a line of its own) and the Enter that follows
+// submits one line more than the caller wrote. Bytes counts what was
+// pasted.
 func (c *Client) Paste(ctx context.Context, snap *Snapshot, p PaneInfo, text string, o PasteOptions) (*InputResult, error) {
+	if o.Enter {
+		if t, ok := strings.CutSuffix(text, "\n"); ok {
+			text = strings.TrimSuffix(t, "\r")
+		}
+	}
 	if text == "" {
 		return nil, tmxerr.New(tmxerr.InvalidArgument, "no text to paste", "give the text on stdin")
 	}
@@ -498,6 +512,9 @@ func (c *Client) Paste(ctx context.Context, snap *Snapshot, p PaneInfo, text str
 				res.Warnings = append(res.Warnings, strconv.Itoa(n+1)+" lines pasted; tmx cannot tell whether the program enabled bracketed paste mode: if it did not, each newline reached it as Enter")
 			}
 		}
+	}
+	if res.Bracketed == Unknown && !strings.ContainsAny(text, "\n\r") {
+		res.Bracketed = ""
 	}
 	echo, sent := -1, len(text)
 	if o.Enter {
@@ -793,6 +810,10 @@ func (c *Client) submitToProgram(ctx context.Context, p PaneInfo, res *InputResu
 		var ok bool
 		if before, ok = c.awaitProgramReady(ctx, p, res.sentOver); !ok {
 			res.Warnings = append(res.Warnings, "the program did not show that it took the text within "+programReadyWait.String()+"; Enter was sent all the same")
+			// What changes from now on may be the text's doing, not the
+			// Enter's: nothing seen can say the Enter was taken.
+			_ = send()
+			return Unknown, before.historySize + before.cursorY
 		}
 	} else {
 		time.Sleep(submitSettle)

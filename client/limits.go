@@ -122,9 +122,9 @@ func (l Limits) Bytes(n int) int {
 // that fit; a single line longer than the byte budget keeps its tail.
 type Budgeted struct {
 	Lines        []string `json:"-"`
-	Truncated    bool     `json:"truncated"`
-	DroppedLines int      `json:"dropped_lines"`
-	DroppedBytes int      `json:"dropped_bytes"`
+	Truncated    bool     `json:"truncated,omitempty"`
+	DroppedLines int      `json:"dropped_lines,omitempty"`
+	DroppedBytes int      `json:"dropped_bytes,omitempty"`
 }
 
 // Text returns the kept lines joined by newlines.

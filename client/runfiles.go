@@ -32,8 +32,8 @@ type StreamBytes struct {
 	// Bytes is the whole stream's size in bytes; DroppedBytes and
 	// DroppedLines what the budget left out, from its start.
 	Bytes        int64 `json:"bytes"`
-	DroppedBytes int64 `json:"dropped_bytes"`
-	DroppedLines int   `json:"dropped_lines"`
+	DroppedBytes int64 `json:"dropped_bytes,omitempty"`
+	DroppedLines int   `json:"dropped_lines,omitempty"`
 	// Raw is Text's bytes, for a front end that writes them out as they
 	// are (tmx run --exact on a terminal).
 	Raw []byte `json:"-"`

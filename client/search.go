@@ -67,8 +67,8 @@ type SearchResult struct {
 	LinesNotSearched int `json:"lines_not_searched,omitempty"`
 	// MatchesDropped counts matches past max_matches or max_bytes.
 	MatchesDropped int  `json:"matches_dropped"`
-	Truncated      bool `json:"truncated"`
-	DroppedBytes   int  `json:"dropped_bytes"`
+	Truncated      bool `json:"truncated,omitempty"`
+	DroppedBytes   int  `json:"dropped_bytes,omitempty"`
 }
 
 // maxMatchText bounds one returned line's text (its newest bytes kept).
@@ -287,9 +287,9 @@ func CompileRegex(pattern string, ignoreCase bool) (*regexp.Regexp, error) {
 type PaneSnapshot struct {
 	PaneInfo
 	Lines        []string `json:"lines"`
-	Truncated    bool     `json:"truncated"`
-	DroppedLines int      `json:"dropped_lines"`
-	DroppedBytes int      `json:"dropped_bytes"`
+	Truncated    bool     `json:"truncated,omitempty"`
+	DroppedLines int      `json:"dropped_lines,omitempty"`
+	DroppedBytes int      `json:"dropped_bytes,omitempty"`
 }
 
 // PaneSnapshot returns p's metadata with its newest lines (screen and history,

@@ -38,9 +38,9 @@ type SinceResult struct {
 	// afresh and Reason says why.
 	Continuous   bool   `json:"continuous"`
 	Reason       string `json:"reason,omitempty"`
-	Truncated    bool   `json:"truncated"`
-	DroppedLines int    `json:"dropped_lines"`
-	DroppedBytes int    `json:"dropped_bytes"`
+	Truncated    bool   `json:"truncated,omitempty"`
+	DroppedLines int    `json:"dropped_lines,omitempty"`
+	DroppedBytes int    `json:"dropped_bytes,omitempty"`
 }
 
 // Reasons a read is not continuous.

@@ -92,21 +92,23 @@ type WaitResult struct {
 	PaneID  string `json:"pane_id,omitempty"`
 	Outcome string `json:"outcome"`
 	// MatchedText is what matched (the text, the regex match, or the stop
-	// pattern); MatchedLine the whole line it is on.
-	MatchedText string `json:"matched_text"`
-	MatchedLine string `json:"matched_line"`
+	// pattern); MatchedLine the whole line it is on. In an input's wait
+	// each is left out where it repeats the request (the text waited
+	// for) or the lines (the last of Lines, or the first of Current).
+	MatchedText string `json:"matched_text,omitempty"`
+	MatchedLine string `json:"matched_line,omitempty"`
 	// Lines are the finished lines the pane printed during the wait, up to
 	// and including the match, newest kept within the budget; FirstLine
 	// and LastLine their line numbers (see [CaptureOptions]), absent when
-	// there are none.
-	Lines     []string `json:"lines"`
+	// there are none and in an input's wait.
+	Lines     []string `json:"lines,omitempty"`
 	FirstLine int      `json:"first_line,omitempty"`
 	LastLine  int      `json:"last_line,omitempty"`
 	// Current holds the lines at and below the terminal cursor at the last
 	// read (a prompt, a progress line), at most 5: what the pane shows now,
 	// whatever the outcome. On the alternate screen Lines is the whole
 	// screen, and Current is empty.
-	Current []string `json:"current"`
+	Current []string `json:"current,omitempty"`
 	// AlternateScreen is true when the pane was on the alternate screen
 	// (a full-screen program: vim, less, htop) at the last read: Lines is
 	// then the screen, top row first, without the blank rows at its
@@ -120,13 +122,34 @@ type WaitResult struct {
 	Cursor string `json:"cursor,omitempty"`
 	// EventsDropped counts control-mode notifications tmux dropped
 	// (absent when none); PollingFallback says the pane was polled.
-	EventsDropped           int64   `json:"events_dropped,omitempty"`
-	PollingFallback         bool    `json:"polling_fallback,omitempty"`
-	EffectiveTimeoutSeconds float64 `json:"effective_timeout_seconds"`
-	DurationMS              int64   `json:"duration_ms"`
-	Truncated               bool    `json:"truncated"`
-	DroppedLines            int     `json:"dropped_lines"`
-	DroppedBytes            int     `json:"dropped_bytes"`
+	EventsDropped   int64 `json:"events_dropped,omitempty"`
+	PollingFallback bool  `json:"polling_fallback,omitempty"`
+	// EffectiveTimeoutSeconds is the bound the wait ran under (after
+	// clamping) and DurationMS how long it took; an input's wait leaves
+	// both out (the input's own timeout bounds it).
+	EffectiveTimeoutSeconds float64 `json:"effective_timeout_seconds,omitempty"`
+	DurationMS              int64   `json:"duration_ms,omitempty"`
+	// Truncated, DroppedLines and DroppedBytes say what the budget cut
+	// from Lines; absent when nothing was cut.
+	Truncated    bool `json:"truncated,omitempty"`
+	DroppedLines int  `json:"dropped_lines,omitempty"`
+	DroppedBytes int  `json:"dropped_bytes,omitempty"`
+}
+
+// compact leaves out of an input's wait what repeats the request or the
+// lines (see [WaitResult]), and the lines' numbers: the model reads what
+// the program printed, and little else. text is the plain text the wait was for ("" for a regex).
+func (r *WaitResult) compact(text string) {
+	if r.MatchedText == text {
+		r.MatchedText = ""
+	}
+	if n := len(r.Lines); n > 0 && r.MatchedLine == r.Lines[n-1] || len(r.Current) > 0 && r.MatchedLine == r.Current[0] {
+		r.MatchedLine = ""
+	}
+	r.EffectiveTimeoutSeconds, r.DurationMS = 0, 0
+	// The lines' numbers: what an input's answer is needs none (a
+	// capture_since goes on from Cursor).
+	r.FirstLine, r.LastLine = 0, 0
 }
 
 type matcher struct {

@@ -5,7 +5,7 @@
 // one [Code] from this file. The CLI prints it in the stderr error document
 // under --json:
 //
-//	{"schema_version":2,"error":{"code":"target_not_found","message":"...","hint":"..."},"exit_code":1}
+//	{"schema_version":3,"error":{"code":"target_not_found","message":"...","hint":"..."},"exit_code":1}
 //
 // and tmx-mcp copies it into its audit record and its isError results. Codes
 // are stable: a script may branch on them. Adding a code is a documented

@@ -2,19 +2,22 @@ package catalog_test
 
 import (
 	"encoding/json"
+	"fmt"
 	"slices"
 	"sort"
+	"strings"
 	"testing"
 
 	"github.com/google/jsonschema-go/jsonschema"
 
 	"github.com/tmx-sh/tmx/internal/catalog"
 	"github.com/tmx-sh/tmx/internal/catalog/toolschema"
+	"github.com/tmx-sh/tmx/internal/result"
 )
 
 // Every tool's schemas derive from its entry: the input schema lists
-// exactly its params, is closed and resolves; the output schema carries
-// schema_version.
+// exactly its params, is closed and resolves; the output schema names the
+// schema version in its description, and no result member holds it.
 func TestSchemas(t *testing.T) {
 	for _, tool := range catalog.All() {
 		in := toolschema.InputSchema(tool)
@@ -36,7 +39,7 @@ func TestSchemas(t *testing.T) {
 		if _, err := in.Resolve(nil); err != nil {
 			t.Errorf("%s: input schema: %v", tool.Name, err)
 		}
-		if out, err := toolschema.OutputSchema(tool); err != nil || out.Properties["schema_version"] == nil {
+		if out, err := toolschema.OutputSchema(tool); err != nil || out.Properties["schema_version"] != nil || !strings.Contains(out.Description, fmt.Sprintf("schema version %d", result.SchemaVersion)) {
 			t.Errorf("%s: output schema: %v", tool.Name, err)
 		}
 	}

@@ -157,10 +157,16 @@ the bytes sent, new, new-window, split and respawn the new session_id,
 window_id, pane_id, its size and ready. A field that is almost always false
 or empty is left out when it is (target_pane_ids when the input reached
 only its pane, pane_exited, server_gone, polling_fallback, notes): an
-absent flag is false. schema_version is raised whenever a field goes away;
-this is version 2.
+absent flag is false, an absent count 0. The wait an input carries (type,
+send or paste with --wait-*) leaves out, besides, what repeats the request
+or the lines: the matched text when it is the text asked for, the matched
+line when it is the last line shown, the timeout and the duration.
+schema_version is raised whenever a field goes away; this is version 3.
+Over MCP a tool's result has no schema_version: its tool's output schema
+names the version.
 
-Text results carry truncated, dropped_lines and dropped_bytes: output is cut
+Text results carry truncated, dropped_lines and dropped_bytes when their
+budget cut something (absent, the text is whole): output is cut
 to a line budget and a byte budget (TMX_MAX_LINES, default 500, 10..100000;
 TMX_MAX_BYTES, default 128000, 4000..4000000), keeping the newest lines.
 dropped_lines counts the lines of the text asked about (the whole pane, a
@@ -178,7 +184,7 @@ reads that run's output by its own numbers.
 
 On failure stdout stays empty and stderr gets one line:
 
-  {"schema_version":2,"error":{"code":"target_not_found","message":"...","hint":"..."},"exit_code":1}
+  {"schema_version":3,"error":{"code":"target_not_found","message":"...","hint":"..."},"exit_code":1}
 
 The codes are listed by: tmx help exit-codes. An error whose hint words a
 named recovery also carries it as fix (a stable key, such as "confirm"),

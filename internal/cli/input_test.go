@@ -28,7 +28,7 @@ func TestTypeEnterIsSeparate(t *testing.T) {
 	srv := tmuxtest.New(t)
 	pane := rawReaderPane(t, srv, "raw")
 	d := mustJSON(t, srv, 0, "type", "--enter", pane, "--", "hello world")
-	if d["submitted"] != "yes" || d["bytes"] != float64(len("hello world")) {
+	if d["submitted"] != "yes" || d["bytes"] != nil {
 		t.Errorf("unexpected document: %v", d)
 	}
 	screen := srv.WaitFor(pane, func(s string) bool { return len(chunks(s)) >= 2 }, 5*time.Second)
@@ -57,7 +57,7 @@ func TestPasteBracketedThenEnter(t *testing.T) {
 	if srv.Tmux("display-message", "-p", "-t", pane, "#{bracket_paste_flag}") == "1" {
 		want = "yes"
 	}
-	if d["bracketed"] != want || d["bytes"] != float64(17) || d["submitted"] != "yes" {
+	if d["bracketed"] != want || d["submitted"] != "yes" {
 		t.Errorf("unexpected document (want bracketed %s): %v", want, d)
 	}
 	// A paste the program takes bracketed needs no warning; one whose
@@ -249,10 +249,7 @@ func TestTypeTextTmuxWouldParse(t *testing.T) {
 	other := srv.NewPane("other", "bash", 80, 20) // %0 on this server
 	pane := srv.NewPane("s", "bash", 120, 20)
 	for _, text := range []string{"echo a;", "-----BEGIN KEY", "-t%0 echo HI", "--", ";", `x\;`, `a\`, "{", "#{pane_id}"} {
-		d := mustJSON(t, srv, 0, "type", pane, "--", text)
-		if d["bytes"] != float64(len(text)) {
-			t.Errorf("%q: bytes = %v", text, d["bytes"])
-		}
+		mustJSON(t, srv, 0, "type", pane, "--", text)
 		want := "$ " + text
 		srv.WaitFor(pane, func(s string) bool { return strings.HasSuffix(strings.TrimSpace(s), want) }, 5*time.Second)
 		mustJSON(t, srv, 0, "send", pane, "C-u")

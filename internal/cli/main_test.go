@@ -12,6 +12,7 @@ import (
 
 	"golang.org/x/term"
 
+	"github.com/tmx-sh/tmx/internal/result"
 	"github.com/tmx-sh/tmx/internal/tmuxtest"
 	"github.com/tmx-sh/tmx/tmxerr"
 )
@@ -118,8 +119,8 @@ func (r cliResult) doc(t *testing.T) map[string]any {
 	if err := json.Unmarshal([]byte(r.stdout), &m); err != nil {
 		t.Fatalf("stdout is not one JSON document: %v\nstdout: %q\nstderr: %q", err, r.stdout, r.stderr)
 	}
-	if m["schema_version"] != float64(2) {
-		t.Fatalf("document has no schema_version 2: %s", r.stdout)
+	if m["schema_version"] != float64(result.SchemaVersion) {
+		t.Fatalf("document has no schema_version %d: %s", result.SchemaVersion, r.stdout)
 	}
 	return m
 }
@@ -147,7 +148,7 @@ func (r cliResult) errDoc(t *testing.T) (code tmxerr.Code, message, hint string)
 	if err := json.Unmarshal([]byte(line), &d); err != nil {
 		t.Fatalf("stderr is not a JSON error document: %v: %q", err, r.stderr)
 	}
-	if d.SchemaVersion != 2 || d.ExitCode != r.code || !tmxerr.Known(d.Error.Code) {
+	if d.SchemaVersion != result.SchemaVersion || d.ExitCode != r.code || !tmxerr.Known(d.Error.Code) {
 		t.Fatalf("bad error document %+v for exit %d", d, r.code)
 	}
 	return d.Error.Code, d.Error.Message, d.Error.Hint

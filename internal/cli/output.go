@@ -10,7 +10,7 @@ package cli
 //
 // Under --json a failure leaves stdout empty and writes one line to stderr:
 //
-//	{"schema_version":2,"error":{"code":"...","message":"...","hint":"..."},"exit_code":N}
+//	{"schema_version":3,"error":{"code":"...","message":"...","hint":"..."},"exit_code":N}
 
 import (
 	"fmt"

@@ -125,6 +125,7 @@ func errorResult(code, message, hint string) callResult {
 // it is, compacted only if it spans lines, and the text is encoded once
 // without HTML escaping, so pane text keeps its <, > and &.
 func successResult(doc []byte) []byte {
+	doc = result.WithoutSchemaVersion(doc)
 	if bytes.ContainsAny(doc, "\r\n") {
 		var c bytes.Buffer
 		if json.Compact(&c, doc) == nil {
@@ -250,6 +251,11 @@ func (s *Server) runTool(ctx context.Context, tool *catalog.Tool, obj map[string
 		return outcome{cancelled: true}
 	case complete:
 		s.run.learn(doc)
+		if target, ok := obj["target"].(string); ok {
+			// The pane the caller named by its id: saying it again
+			// tells nothing.
+			doc = result.WithoutMember(doc, "pane_id", target)
+		}
 		return outcome{doc: doc}
 	case out.killed:
 		return failed(tmxerr.CLITimedOut, fmt.Sprintf("tmx %s did not finish within %v and was killed", argv[0], deadline), "try again; if it hangs again, check the server with get_server_info")
@@ -339,7 +345,7 @@ func (s *Server) runBatch(ctx context.Context, tool *catalog.Tool, obj map[strin
 				items[i].Error = &result.BatchError{Code: string(o.code), Message: escapeControls(o.message), Hint: escapeControls(o.hint)}
 				return
 			}
-			if err := json.Unmarshal(o.doc, &items[i].Result); err != nil {
+			if err := json.Unmarshal(result.WithoutSchemaVersion(o.doc), &items[i].Result); err != nil {
 				items[i].IsError = true
 				items[i].Error = &result.BatchError{Code: string(tmxerr.CLIFailed), Message: err.Error()}
 			}

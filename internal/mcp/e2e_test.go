@@ -175,7 +175,7 @@ func TestSDKEndToEnd(t *testing.T) {
 		t.Errorf("kill_pane of a session: %q", errText(res))
 	}
 	d, _ = call(t, s, tools, "kill_pane", map[string]any{"target": split, "confirm": true})
-	if d == nil || d["pane_id"] != split {
+	if d == nil || d["pane_id"] != nil || fmt.Sprint(d["pane_ids"]) != "["+split+"]" {
 		t.Errorf("kill_pane: %v", d)
 	}
 	d, _ = call(t, s, tools, "kill_window", map[string]any{"target": newPane, "confirm": true})

@@ -63,7 +63,7 @@ func serverCmd(srv *tmuxtest.Server, env ...string) *exec.Cmd {
 // client probes server/discover first, then falls back to initialize.
 func connect(t *testing.T, srv *tmuxtest.Server, env ...string) *sdk.ClientSession {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), tmuxtest.Patience(20*time.Second))
 	defer cancel()
 	client := sdk.NewClient(&sdk.Implementation{Name: "tmx-test", Version: "v0"}, nil)
 	session, err := client.Connect(ctx, &sdk.CommandTransport{Command: serverCmd(srv, env...)}, nil)

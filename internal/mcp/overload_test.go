@@ -124,7 +124,7 @@ esac
 	}
 	for range 2 {
 		r := next()
-		if text, isErr := toolText(t, r); isErr || !strings.Contains(text, "schema_version") {
+		if text, isErr := toolText(t, r); isErr || !strings.HasPrefix(text, "{") {
 			t.Errorf("call %v: %s", r["id"], text)
 		}
 	}

@@ -73,9 +73,15 @@ func (d Capture) appendMembers(w *objectWriter) {
 	w.strs("lines", d.Lines)
 	w.int("first_line", int64(d.FirstLine))
 	w.int("last_line", int64(d.LastLine))
-	w.bool("truncated", d.Truncated)
-	w.int("dropped_lines", int64(d.DroppedLines))
-	w.int("dropped_bytes", int64(d.DroppedBytes))
+	if d.Truncated {
+		w.bool("truncated", true)
+	}
+	if d.DroppedLines != 0 {
+		w.int("dropped_lines", int64(d.DroppedLines))
+	}
+	if d.DroppedBytes != 0 {
+		w.int("dropped_bytes", int64(d.DroppedBytes))
+	}
 	if d.AlternateScreen {
 		w.bool("alternate_screen", true)
 	}

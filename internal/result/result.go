@@ -27,8 +27,10 @@ import (
 // SchemaVersion is the version of every document. Version 2 took the
 // server and the window and session ids out of acknowledgements and reads,
 // and fields that are almost always false or empty out of them when they
-// are.
-const SchemaVersion = 2
+// are. Version 3 leaves out every truncated, dropped_lines and
+// dropped_bytes at false or 0, a wait's empty fields, and, in an input's
+// wait, what repeats the request (see client.WaitResult).
+const SchemaVersion = 3
 
 // Marshal encodes doc (a struct that encodes as a JSON object) with
 // "schema_version" as its first key, without HTML escaping, and a final
@@ -113,18 +115,66 @@ func WithWarnings(doc []byte, warnings []string) []byte {
 		}
 		return slices.Concat(doc[:w.Index+1], inner, doc[w.Index+1:])
 	}
+	i := versionEnd(doc)
+	if i < 0 {
+		return doc
+	}
+	return slices.Concat(doc[:i], []byte(`,"warnings":`), list, doc[i:])
+}
+
+// versionEnd returns the offset just after the value of doc's leading
+// "schema_version" member (at a ',' or the closing '}'), or -1 when doc
+// does not start with one.
+func versionEnd(doc []byte) int {
 	const prefix = `{"schema_version":`
 	if !bytes.HasPrefix(doc, []byte(prefix)) {
-		return doc
+		return -1
 	}
 	i := len(prefix)
 	for i < len(doc) && doc[i] >= '0' && doc[i] <= '9' {
 		i++
 	}
 	if i == len(prefix) || i == len(doc) || doc[i] != ',' && doc[i] != '}' {
+		return -1
+	}
+	return i
+}
+
+// WithoutSchemaVersion returns doc, one document as [Marshal] writes it,
+// without its leading "schema_version" member: an MCP tool result, whose
+// version is its tool's output schema's. A document that does not start
+// with schema_version comes back as it is.
+func WithoutSchemaVersion(doc []byte) []byte {
+	switch i := versionEnd(doc); {
+	case i < 0:
+		return doc
+	case doc[i] == ',':
+		return slices.Concat([]byte("{"), doc[i+1:])
+	default:
+		return slices.Concat([]byte("{"), doc[i:])
+	}
+}
+
+// WithoutMember returns doc, one compact JSON object, without its
+// top-level member key when that member's value is the string value: an
+// MCP result leaves out a pane_id that is the target the caller gave. doc
+// comes back as it is otherwise.
+func WithoutMember(doc []byte, key, value string) []byte {
+	m := gjson.GetBytes(doc, gjson.Escape(key))
+	name, _ := json.Marshal(key)
+	name = append(name, ':')
+	start := m.Index - len(name)
+	if m.Type != gjson.String || m.Str != value || start < 1 || m.Index+len(m.Raw) > len(doc) || !bytes.Equal(doc[start:m.Index], name) {
 		return doc
 	}
-	return slices.Concat(doc[:i], []byte(`,"warnings":`), list, doc[i:])
+	end := m.Index + len(m.Raw)
+	switch {
+	case doc[end] == ',':
+		end++
+	case doc[start-1] == ',':
+		start--
+	}
+	return slices.Concat(doc[:start], doc[end:])
 }
 
 // ServerRef names the server a document reports on: ids such as %0 exist

@@ -11,6 +11,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"reflect"
+	"slices"
 
 	"github.com/google/jsonschema-go/jsonschema"
 
@@ -104,18 +105,19 @@ func operationSchema(t *catalog.Tool, p catalog.Param) *jsonschema.Schema {
 }
 
 // OutputSchema returns t's outputSchema, inferred from the Go type of the
-// CLI's document plus its "schema_version" and the optional "host" and
-// "warnings".
+// CLI's document plus the optional "host" and "warnings". A tool result
+// leaves out the document's "schema_version": the schema is the version
+// (its description names it).
 func OutputSchema(t *catalog.Tool) (*jsonschema.Schema, error) {
 	s, err := jsonschema.ForType(reflect.TypeOf(t.Output), nil)
 	if err != nil {
 		return nil, fmt.Errorf("output schema of %s: %w", t.Name, err)
 	}
-	s.Properties["schema_version"] = &jsonschema.Schema{Type: "integer", Const: jsonschema.Ptr[any](result.SchemaVersion)}
+	s.Description = fmt.Sprintf("tmx result document, schema version %d (docs/cli.md, JSON output).", result.SchemaVersion)
 	// tmx names the host a document came from when it ran there through
 	// SSH (--host, TMX_HOST); a document from this machine has no host.
 	s.Properties["host"] = &jsonschema.Schema{Type: "string", Description: "The SSH destination ([USER@]HOST[:PORT]) the result came from; absent for this machine."}
-	order := []string{"schema_version", "host"}
+	order := []string{"host"}
 	// Every document may carry warnings: a TMX_* limit out of its range,
 	// which the result does not follow (result.WithWarnings).
 	if _, ok := s.Properties["warnings"]; !ok {
@@ -123,8 +125,16 @@ func OutputSchema(t *catalog.Tool) (*jsonschema.Schema, error) {
 			Description: "What to know about the result, e.g. a TMX_* limit out of its range, which fell back to its default."}
 		order = append(order, "warnings")
 	}
-	s.Required = append([]string{"schema_version"}, s.Required...)
 	s.PropertyOrder = append(order, s.PropertyOrder...)
+	if slices.ContainsFunc(t.Params, func(p catalog.Param) bool { return p.Name == "target" }) {
+		// tmx-mcp leaves out a pane_id that is the target the caller gave.
+		if i := slices.Index(s.Required, "pane_id"); i >= 0 {
+			s.Required = slices.Delete(s.Required, i, i+1)
+			if pid := s.Properties["pane_id"]; pid != nil && pid.Description == "" {
+				pid.Description = "Absent when it is the target you gave."
+			}
+		}
+	}
 	return s, nil
 }
 
