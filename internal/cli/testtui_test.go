@@ -8,7 +8,6 @@ import (
 	"strings"
 	"time"
 
-	"golang.org/x/sys/unix"
 	"golang.org/x/term"
 )
 
@@ -70,7 +69,7 @@ func testTUI() {
 		os.Stdout.WriteString(b.String())
 		// Rendering: keys that arrive meanwhile are lost.
 		time.Sleep(redraw)
-		unix.IoctlSetInt(0, unix.TCFLSH, unix.TCIFLUSH)
+		flushInput(0)
 	}
 	draw()
 	const start, end = "\x1b[200~", "\x1b[201~"
