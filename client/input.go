@@ -111,15 +111,21 @@ func (c *Client) awaitInput(ctx context.Context, snap *Snapshot, p PaneInfo, o I
 }
 
 // finishInput waits, when the input has a wait (w), and puts its result
-// in res. sent is how many bytes the input delivered, and echoRow the
-// last absolute row of the echo of what it typed (-1: none), which the
-// wait does not match in: the answer is what the program printed after
-// it.
-func finishInput(ctx context.Context, w *textWait, res *InputResult, sent, echoRow int) (*InputResult, error) {
+// in res. sent is how many bytes the input delivered, echoRow the last
+// absolute row the echo of what it typed can reach (-1: none), and typed
+// the text typed or pasted ("" for keys): the wait does not match in its
+// echo, as the answer is what the program printed after it.
+func finishInput(ctx context.Context, w *textWait, res *InputResult, sent, echoRow int, typed string) (*InputResult, error) {
 	if w == nil {
 		return res, nil
 	}
 	w.sent, w.skipThrough = sent, echoRow
+	if typed != "" {
+		w.echo = strings.Split(strings.ReplaceAll(strings.ReplaceAll(typed, "\r\n", "\n"), "\r", "\n"), "\n")
+		for i, l := range w.echo {
+			w.echo[i] = strings.TrimSpace(l)
+		}
+	}
 	w.submits = res.Enter || slices.ContainsFunc(res.Keys, func(k string) bool { return k == "Enter" || k == "C-m" || k == "C-j" || k == "KPEnter" })
 	var err error
 	if res.Wait, err = w.watch(ctx); err != nil {
@@ -270,7 +276,7 @@ func (c *Client) SendKeys(ctx context.Context, snap *Snapshot, p PaneInfo, keys 
 		return nil, err
 	}
 	res.Keys = keys
-	return finishInput(ctx, w, res, len(keys), -1)
+	return finishInput(ctx, w, res, len(keys), -1, "")
 }
 
 // CheckTypedText refuses text that would do more than type characters:
@@ -352,7 +358,7 @@ func (c *Client) TypeText(ctx context.Context, snap *Snapshot, p PaneInfo, text 
 			return err
 		})
 	}
-	return finishInput(ctx, w, res, sent, echo)
+	return finishInput(ctx, w, res, sent, echo, text)
 }
 
 // shellPrompt is the prompt state of p's program when it is a shell tmx
@@ -527,7 +533,7 @@ func (c *Client) Paste(ctx context.Context, snap *Snapshot, p PaneInfo, text str
 			return err
 		})
 	}
-	return finishInput(ctx, w, res, sent, echo)
+	return finishInput(ctx, w, res, sent, echo, text)
 }
 
 // bracketState says whether tmux would wrap a paste into p in

@@ -112,7 +112,7 @@ func (c *Client) ProgramState(p PaneInfo) ProgramState {
 			if ps.WaitsOn == "child" {
 				// A command of its own group (a script's, a command
 				// string's, a widget's) may be what reads the terminal.
-				if pid, w := groupReader(p.PanePID, p.PaneTTY); pid > 0 {
+				if pid, w := groupReader(p.PanePID, stat.Pgrp, p.PaneTTY); pid > 0 {
 					ps.Program, ps.PID, ps.WaitsOn = tmux.Comm(pid), pid, w
 					ps.State = map[string]string{"terminal": StateInput}[w]
 					if ps.State == "" {
@@ -131,7 +131,10 @@ func (c *Client) ProgramState(p PaneInfo) ProgramState {
 		ps.State = StateUnknown
 		return ps
 	}
+	group := fg
 	if _, ok := tmux.ReadStat(fg); !ok {
+		// The group's leader exited (printf in printf ... | fzf): its
+		// members are among the pane process's descendants.
 		fg = p.PanePID
 	}
 	ps.Program, ps.PID = tmux.Comm(fg), fg
@@ -139,7 +142,7 @@ func (c *Client) ProgramState(p PaneInfo) ProgramState {
 	if ps.WaitsOn == "child" {
 		// A shell or a program waiting on its children (a pipeline, a
 		// script): the one of them that holds the terminal tells.
-		if pid, w := groupReader(fg, p.PaneTTY); pid > 0 {
+		if pid, w := groupReader(fg, group, p.PaneTTY); pid > 0 {
 			ps.Program, ps.PID, ps.WaitsOn = tmux.Comm(pid), pid, w
 		}
 	}
@@ -154,19 +157,15 @@ func (c *Client) ProgramState(p PaneInfo) ProgramState {
 	return ps
 }
 
-// groupReader looks among the descendants of pid in pid's process group
+// groupReader looks among the descendants of pid in process group pgrp
 // (a pipeline's commands, a script's) for one that waits on the terminal,
 // and returns it and what it waits on; 0 when none does.
-func groupReader(pid int, tty string) (int, string) {
-	st, ok := tmux.ReadStat(pid)
-	if !ok {
-		return 0, ""
-	}
+func groupReader(pid, pgrp int, tty string) (int, string) {
 	queue := tmux.Children(pid)
 	for seen := 0; len(queue) > 0 && seen < 64; seen++ {
 		child := queue[0]
 		queue = append(queue[1:], tmux.Children(child)...)
-		if cs, ok := tmux.ReadStat(child); !ok || cs.Pgrp != st.Pgrp || cs.State == 'Z' {
+		if cs, ok := tmux.ReadStat(child); !ok || cs.Pgrp != pgrp || cs.State == 'Z' {
 			continue
 		}
 		if w := waitsOn(child, tty); w == "terminal" || w == "terminal and more" {
@@ -226,7 +225,7 @@ func threadWait(pid, tid int, tty string) string {
 	if !ok {
 		return "other"
 	}
-	switch w, fd, _ := sc.Wait(); w {
+	switch w, fd, timed := sc.Wait(); w {
 	case tmux.WaitRead:
 		if tmux.OnTerminal(pid, fd, tty) {
 			return "terminal"
@@ -234,7 +233,7 @@ func threadWait(pid, tid int, tty string) string {
 		return "other"
 	case tmux.WaitEpoll:
 		if fds, ok := tmux.EpollTargets(pid, fd); ok {
-			return epollWait(pid, fds, tty)
+			return epollWait(pid, fds, tty, timed)
 		}
 		return setWait(pid, tty)
 	case tmux.WaitSet:
@@ -278,17 +277,20 @@ func setWait(pid int, tty string) string {
 	return "terminal"
 }
 
-// epollWait says what a process waiting on an epoll instance whose
-// members are fds waits for: "terminal" when they are the terminal alone,
-// "terminal and more" when they hold it and others (an event loop: Node's
-// libuv, Python's asyncio), "other" when they do not hold it (a Go
-// program's poller, while the terminal is read, blocking, elsewhere).
-func epollWait(pid int, fds []uint64, tty string) string {
+// epollWait is what a thread waiting in epoll on the descriptors fds of
+// pid waits on: "terminal" when the set holds the terminal and, besides,
+// only the loop's own wakeups (see [tmux.SelfWakeup]) while it waits
+// without a timeout (no timer pending: Node's REPL at its prompt), else
+// "terminal and more" (a socket, a pipe from another process, a pending
+// timer: waiting for a key cannot be told from waiting for the rest), or
+// "other" without the terminal.
+func epollWait(pid int, fds []uint64, tty string, timed bool) string {
 	term, more := false, false
 	for _, n := range fds {
-		if tmux.OnTerminal(pid, n, tty) {
+		switch {
+		case tmux.OnTerminal(pid, n, tty):
 			term = true
-		} else {
+		case timed || !tmux.SelfWakeup(pid, n):
 			more = true
 		}
 	}

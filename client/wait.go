@@ -1,6 +1,7 @@
 package client
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -9,6 +10,7 @@ import (
 	"strings"
 	"syscall"
 	"time"
+	"unicode"
 
 	"github.com/tmx-sh/tmx/internal/childproc"
 	"github.com/tmx-sh/tmx/internal/tmux"
@@ -77,8 +79,27 @@ type WaitOptions struct {
 	Bell bool
 }
 
-// pending reports whether o waits for anything beyond text.
+// moments reports whether o waits for anything beyond text.
 func (o WaitOptions) moments() bool { return o.Quiet > 0 || o.Input || o.Exit || o.Bell }
+
+// Asked reports whether outcome is a moment o asked for (quiet with
+// Quiet or Input, input with Input, exited with Exit, bell or notification with
+// Bell), rather than one every wait can end at.
+func (o WaitOptions) Asked(outcome string) bool {
+	switch outcome {
+	case OutcomeQuiet:
+		// Input ends at quiet where the program's state cannot be told
+		// (the result's note says so).
+		return o.Quiet > 0 || o.Input
+	case OutcomeInput:
+		return o.Input
+	case OutcomeExited:
+		return o.Exit
+	case OutcomeBell, OutcomeNotification:
+		return o.Bell
+	}
+	return false
+}
 
 // PollEvery is the polling fallback's interval.
 const PollEvery = 60 * time.Millisecond
@@ -134,6 +155,10 @@ type WaitResult struct {
 	Truncated    bool `json:"truncated,omitempty"`
 	DroppedLines int  `json:"dropped_lines,omitempty"`
 	DroppedBytes int  `json:"dropped_bytes,omitempty"`
+	// Note says why the wait ended as it did where the outcome alone
+	// would mislead: a wait for input that ended at quiet because the
+	// program's state cannot be told.
+	Note string `json:"note,omitempty"`
 }
 
 // compact leaves out of an input's wait what repeats the request or the
@@ -254,14 +279,31 @@ type textWait struct {
 	// printed since (output). sent is how many bytes the input delivered
 	// and readBefore how many the pane's shell had read before it (-1:
 	// unknown), so that a command that ended before any look shows as
-	// ended, when the input ended with Enter (submits); skipThrough is the last absolute row of the echo of what was
-	// typed, which no match is looked for in.
+	// ended, when the input ended with Enter (submits). skipThrough is
+	// the last absolute row the echo of what was typed can reach, and
+	// echo the typed text's lines: a finished line up to that row is the
+	// echo, left out of the lines and never matched, while it shows the
+	// next of them (see isEcho); the lines a program printed between them
+	// (a REPL running each pasted line as it comes) are its output.
 	input       bool
 	output      bool
 	submits     bool
 	sent        int
 	readBefore  int64
 	skipThrough int
+	echo        []string
+	// eventLoop is true when the last look at the program's state, for
+	// Input, found it waiting on the terminal and more (an event loop:
+	// node), where waiting for input cannot be told: the wait then ends
+	// at quiet instead (see inputQuiet).
+	eventLoop bool
+	// altStart is true while a wait that began on the alternate screen
+	// has not looked at the normal one.
+	altStart  bool
+	loopQuiet time.Duration
+	// shown is true once the pane showed anything new since the start
+	// (a finished line, the echo's too, or a changed cursor line).
+	shown bool
 	// shellLeft is true once the pane's shell was seen away from its
 	// prompt (running what it was given).
 	shellLeft bool
@@ -282,6 +324,16 @@ const (
 	stateSettleMax = 256 * time.Millisecond
 	stateHeartbeat = time.Second
 )
+
+// settlePoll is how often an input's wait looks, past its settle, for
+// the program to have read all its input (see textWait.check).
+const settlePoll = 10 * time.Millisecond
+
+// inputQuiet is how long a pane must print nothing for a wait for input
+// to end at quiet instead, when its program's state cannot be told (an
+// event loop: see textWait.eventLoop), and the wait asked for no quiet
+// time of its own. The result's note says so.
+var inputQuiet = 500 * time.Millisecond
 
 // inputSettle is the settle of an input's wait (see textWait.settle): a
 // program that reads input already sent (a paste of several lines, keys
@@ -358,10 +410,32 @@ func (w *textWait) moment() string {
 	if (w.o.Exit || w.input) && w.exited() {
 		return OutcomeExited
 	}
-	if w.o.Input && (!w.input || w.output) && w.c.ProgramState(p).State == StateInput {
-		return OutcomeInput
+	if w.o.Input && (!w.input || w.output || w.shown && w.inputTaken()) {
+		ps := w.c.ProgramState(p)
+		if ps.State == StateInput {
+			return OutcomeInput
+		}
+		w.eventLoop = ps.State == StateUnknown && ps.WaitsOn == "terminal and more"
+		w.loopQuiet = inputQuiet
+		if sc, ok := tmux.ReadSyscall(ps.PID); w.eventLoop && ok {
+			// A timer pending sooner than never: what it does may print
+			// (an await's answer), so quiet counts from past it.
+			if d, ok := sc.EpollTimeout(); ok {
+				w.loopQuiet = max(inputQuiet, d+inputQuiet/5)
+			}
+		}
 	}
 	return ""
+}
+
+// inputTaken reports whether the pane's terminal holds no input the
+// program has not read (TIOCINQ: in canonical mode, no finished line):
+// with the screen changed since the input (shown), the input reached the
+// program and was read, although the answer may have come before this
+// wait's control client attached and woke it.
+func (w *textWait) inputTaken() bool {
+	n, ok := tmux.TTYPending(w.p.PaneTTY)
+	return ok && n == 0
 }
 
 // exited reports whether the pane's program exited, or, for a pane whose
@@ -400,7 +474,7 @@ func (w *textWait) mark(ctx context.Context) error {
 	w.cur = cursorAfter(w.srv, entry, nil)
 	w.given = w.cur
 	if entry.AlternateOn {
-		w.screen, w.onScreen = screenRows(entry), true
+		w.screen, w.screenAt, w.onScreen, w.altStart = screenRows(entry), [2]int{entry.CursorX, entry.CursorY}, true, true
 	}
 	w.notePrompt()
 	return nil
@@ -438,8 +512,9 @@ func screenRows(l *Look) []string {
 // the alternate screen since), and the result holds the screen.
 func (w *textWait) checkScreen(l *Look) bool {
 	rows := screenRows(l)
-	before, was := w.screen, w.onScreen
+	before, was, at := w.screen, w.onScreen, w.screenAt
 	w.screen, w.screenAt, w.onScreen = rows, [2]int{l.CursorX, l.CursorY}, true
+	w.shown = w.shown || !was || at != w.screenAt || !slices.Equal(before, rows)
 	w.res.Current = []string{}
 	if w.m.none() {
 		return false
@@ -520,7 +595,9 @@ func (w *textWait) watch(ctx context.Context) (*WaitResult, error) {
 		// has had time to settle.
 		var settled <-chan time.Time
 		if w.pending != nil {
-			settled = time.After(w.settle - time.Since(w.pendingAt))
+			// Past the settle, an input's wait looks again every
+			// settlePoll for the program to have read all its input.
+			settled = time.After(max(w.settle-time.Since(w.pendingAt), settlePoll))
 		}
 		select {
 		case <-deadline.Done():
@@ -531,7 +608,7 @@ func (w *textWait) watch(ctx context.Context) (*WaitResult, error) {
 		case <-wake:
 			w.output = true
 			if quietTimer != nil {
-				quietTimer.Reset(w.o.Quiet)
+				quietTimer.Reset(cmp.Or(w.o.Quiet, w.loopQuiet))
 			}
 			if stateTimer != nil {
 				stateEvery = time.Millisecond
@@ -540,6 +617,9 @@ func (w *textWait) watch(ctx context.Context) (*WaitResult, error) {
 		case <-quiet:
 			if w.check(ctx) {
 				return w.done(), nil
+			}
+			if w.o.Quiet <= 0 {
+				w.res.Note = fmt.Sprintf("%s waits on the terminal and more (an event loop), so whether it waits for input cannot be told: the wait ended once the pane printed nothing for %v", w.c.ProgramState(w.p).Program, w.loopQuiet)
 			}
 			return w.end(OutcomeQuiet), nil
 		case <-alert:
@@ -561,6 +641,15 @@ func (w *textWait) watch(ctx context.Context) (*WaitResult, error) {
 					return w.done(), nil
 				}
 				return w.end(outcome), nil
+			}
+			if w.eventLoop && w.o.Quiet <= 0 {
+				if quietTimer == nil {
+					quietTimer = time.NewTimer(w.loopQuiet)
+					defer quietTimer.Stop()
+					quiet = quietTimer.C
+				} else if w.loopQuiet > inputQuiet {
+					quietTimer.Reset(w.loopQuiet)
+				}
 			}
 			if stateEvery > 0 && stateEvery < stateSettleMax {
 				stateEvery *= 2
@@ -601,8 +690,17 @@ func (w *textWait) check(ctx context.Context) (done bool) {
 	if err == nil && w.onScreen {
 		// Back from the alternate screen: the normal screen is as the
 		// program found it, and what is new starts from the cursor the
-		// wait kept.
+		// wait kept. A wait that began on the alternate screen kept no
+		// place in the normal one: what is new starts at its first look
+		// there (what the program printed on leaving, before that look,
+		// is not told apart from what was there).
 		w.screen, w.onScreen = nil, false
+		if w.altStart {
+			w.altStart, w.shown = false, true
+			w.cur, w.current = cursorAfter(w.srv, l, nil), currentText(l)
+			w.res.Current = currentLines(l)
+			return false
+		}
 	}
 	if err != nil {
 		// No server answers on the socket (it exited, or its socket file
@@ -632,7 +730,7 @@ func (w *textWait) check(ctx context.Context) (done bool) {
 	// Otherwise a cleared pane's finished lines are all new to this wait:
 	// it began before they were printed.
 	for i, ln := range newLines {
-		if ln.First <= w.skipThrough || isMarkerLine(ln.Text) {
+		if ln.First <= w.skipThrough && w.isEcho(ln.Text) || isMarkerLine(ln.Text) {
 			continue // the echo of what tmx typed, or a run's plumbing
 		}
 		w.seen, w.seenAt = append(w.seen, ln.Text), append(w.seenAt, ln.First)
@@ -649,6 +747,7 @@ func (w *textWait) check(ctx context.Context) (done bool) {
 		}
 	}
 	w.finishedSince = w.finishedSince || len(newLines) > 0
+	w.shown = w.shown || len(newLines) > 0
 	w.cur = cursorAfter(w.srv, l, w.cur)
 	// The line at the cursor (a prompt that ends without a newline) is
 	// matched too, once it differs from what was there at the start: its
@@ -657,13 +756,17 @@ func (w *textWait) check(ctx context.Context) (done bool) {
 	// itself, as a shell does when its pane is resized, is not).
 	now := currentText(l)
 	if now == w.current && !printedOther(newLines, l.Current()) {
-		if w.pending != nil && time.Since(w.pendingAt) >= w.settle {
+		// A prompt that stayed its settle is the one after the answer,
+		// unless the terminal still holds input the program has not read
+		// (lines sent ahead of it): on a busy machine the program may take
+		// longer than the settle to read the next one.
+		if w.pending != nil && time.Since(w.pendingAt) >= w.settle && (!w.input || w.inputTaken()) {
 			w.res.Outcome, w.res.MatchedText, w.res.MatchedLine = w.pending.Outcome, w.pending.MatchedText, w.pending.MatchedLine
 			return true
 		}
 		return false
 	}
-	w.current, w.pending = now, nil
+	w.current, w.pending, w.shown = now, nil, true
 	if ln, _ := l.at(l.CursorAbs()); w.given != nil && !w.finishedSince && w.given.sameLine(ln.Text) {
 		return false // the given cursor's own line, as it was
 	}
@@ -683,6 +786,28 @@ func (w *textWait) check(ctx context.Context) (done bool) {
 	return false
 }
 
+// isEcho reports whether a finished line within the echo's rows is the
+// echo of the typed text's next line: it holds that line (after the
+// program's prompt, before a right-hand prompt), or, for an empty one, is
+// a bare prompt (no letter or digit in a few characters: "...", ">").
+// Without the typed text (keys), every such line is taken for echo.
+func (w *textWait) isEcho(text string) bool {
+	if w.echo == nil {
+		return true
+	}
+	if len(w.echo) == 0 {
+		return false
+	}
+	next := w.echo[0]
+	text = strings.TrimSpace(text)
+	ok := next != "" && strings.Contains(text, next) ||
+		next == "" && len(text) <= 4 && !strings.ContainsFunc(text, func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) })
+	if ok {
+		w.echo = w.echo[1:]
+	}
+	return ok
+}
+
 // end ends the wait with outcome.
 func (w *textWait) end(outcome string) *WaitResult {
 	w.res.Outcome = outcome
@@ -698,8 +823,14 @@ func (w *textWait) done() *WaitResult {
 	}
 	if w.onScreen {
 		// The screen, as the program drew it: rows, not lines of the
-		// pane's history (the screen keeps none).
-		b := Budget(w.screen, o.MaxLines, o.MaxBytes)
+		// pane's history (the screen keeps none). An input's wait returns
+		// it whole within its bytes: a tail of a screen (vim's empty
+		// rows and status line, without the text) would say little.
+		lines := o.MaxLines
+		if w.input {
+			lines = max(lines, len(w.screen))
+		}
+		b := Budget(w.screen, lines, o.MaxBytes)
 		res.Lines, res.Truncated, res.DroppedLines, res.DroppedBytes = b.Lines, b.Truncated, b.DroppedLines, b.DroppedBytes
 		x, y := w.screenAt[0], w.screenAt[1]
 		res.AlternateScreen, res.CursorX, res.CursorY, res.Current = true, &x, &y, []string{}

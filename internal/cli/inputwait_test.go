@@ -3,6 +3,7 @@ package cli
 import (
 	"fmt"
 	"os/exec"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -89,6 +90,27 @@ func TestPasteWaitsThroughAREPL(t *testing.T) {
 	// Both answers: the prompt between them did not end the wait.
 	if w["outcome"] != "matched" || len(got) < 4 || got[len(got)-3] != "42" || got[len(got)-1] != "2" {
 		t.Errorf("the answer: %v", w)
+	}
+}
+
+// A REPL that runs each pasted line as it comes prints its answers
+// between the echoes of the lines: with Enter after the paste, the
+// echoes are left out, and every answer is kept (not only those after
+// the row Enter went on).
+func TestPasteEnterKeepsAnswersBetweenEchoes(t *testing.T) {
+	py, err := exec.LookPath("python3")
+	if err != nil {
+		t.Skip("no python3")
+	}
+	srv := tmuxtest.New(t)
+	pane := srv.NewPane("s", "bash", 80, 20)
+	if w := waitOf(t, mustJSON(t, srv, 0, "type", "--enter", "--wait-regex", "^>>>$", pane, "--", py+" -q")); w["outcome"] != "matched" {
+		t.Fatalf("python did not start: %v", w)
+	}
+	r := tmx(t, srv, "print('a' * 2)\nprint('b' * 3)\n", "--json", "paste", "--enter", "--wait-regex", "^>>>$", pane)
+	w := waitOf(t, r.doc(t))
+	if got := strs(w["lines"]); w["outcome"] != "matched" || !slices.Equal(got, []string{"aa", "bbb"}) {
+		t.Errorf("the answers: %v\nscreen:\n%s", w, srv.Capture(pane))
 	}
 }
 

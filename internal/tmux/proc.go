@@ -464,6 +464,31 @@ func FDTarget(pid int, fd uint64) string {
 	return t
 }
 
+// SelfWakeup reports whether pid's descriptor fd is one an event loop
+// wakes itself with, never input from outside: an eventfd or a signalfd,
+// or a pipe whose other end pid holds too (a self-pipe, as libuv and
+// many loops keep for signals). A socket, a timerfd, or a pipe to
+// another process is not.
+func SelfWakeup(pid int, fd uint64) bool {
+	t := FDTarget(pid, fd)
+	switch {
+	case t == "anon_inode:[eventfd]", t == "anon_inode:[signalfd]":
+		return true
+	case !strings.HasPrefix(t, "pipe:"):
+		return false
+	}
+	ents, err := os.ReadDir(filepath.Join("/proc", strconv.Itoa(pid), "fd"))
+	if err != nil {
+		return false
+	}
+	for _, e := range ents {
+		if n, err := strconv.ParseUint(e.Name(), 10, 64); err == nil && n != fd && FDTarget(pid, n) == t {
+			return true
+		}
+	}
+	return false
+}
+
 // ReadChars returns how many bytes pid has read with read(2) and its
 // kin, from files, pipes and terminals alike (rchar in /proc/<pid>/io).
 // ok is false where that cannot be read (it takes the access a debugger

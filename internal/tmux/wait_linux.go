@@ -2,7 +2,11 @@
 
 package tmux
 
-import "golang.org/x/sys/unix"
+import (
+	"time"
+
+	"golang.org/x/sys/unix"
+)
 
 // Wait classifies the call a blocked process waits in: [WaitRead], reading
 // one descriptor (FD); [WaitSet], waiting on a set of descriptors whose
@@ -42,4 +46,15 @@ func selectWait(nfds uint64, timed bool) (WaitKind, uint64, bool) {
 // clock_nanosleep): a process waiting for time to pass.
 func (s Syscall) IsSleep() bool {
 	return s.Nr == unix.SYS_NANOSLEEP || s.Nr == unix.SYS_CLOCK_NANOSLEEP
+}
+
+// EpollTimeout is the timeout of an epoll_wait or epoll_pwait call, the
+// time until the loop's next timer (epoll_wait(2): its fourth argument,
+// in milliseconds); ok is false for another call, one without a
+// timeout, and epoll_pwait2 (its timeout is a pointer).
+func (s Syscall) EpollTimeout() (d time.Duration, ok bool) {
+	if w, _, timed := s.Wait(); w == WaitEpoll && timed && s.Nr != unix.SYS_EPOLL_PWAIT2 {
+		return time.Duration(int32(s.Args[3])) * time.Millisecond, true
+	}
+	return 0, false
 }
