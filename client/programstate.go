@@ -316,9 +316,9 @@ func (ps ProgramState) String() string {
 	return s
 }
 
-// ReadStates fills in the State of every pane of snap.
-func (c *Client) ReadStates(snap *Snapshot) {
-	for i := range snap.Panes {
-		snap.Panes[i].State = c.ProgramState(snap.Panes[i]).State
+// ReadStates fills in the State of each of panes (see [ProgramState]).
+func (c *Client) ReadStates(panes []PaneInfo) {
+	for i := range panes {
+		panes[i].State = c.ProgramState(panes[i]).State
 	}
 }

@@ -301,6 +301,9 @@ type textWait struct {
 	// has not looked at the normal one.
 	altStart  bool
 	loopQuiet time.Duration
+	// markJob is the terminal's foreground process group when the wait
+	// began (0: unknown).
+	markJob int
 	// shown is true once the pane showed anything new since the start
 	// (a finished line, the echo's too, or a changed cursor line).
 	shown bool
@@ -324,6 +327,10 @@ const (
 	stateSettleMax = 256 * time.Millisecond
 	stateHeartbeat = time.Second
 )
+
+// loopTimerMax is the furthest timer of an event loop a wait for input
+// waits past before it counts quiet (see textWait.moment).
+const loopTimerMax = 2 * time.Second
 
 // settlePoll is how often an input's wait looks, past its settle, for
 // the program to have read all its input (see textWait.check).
@@ -394,8 +401,19 @@ func (w *textWait) begin(ctx context.Context) error {
 	}
 	if outcome := w.moment(); outcome != "" {
 		w.end(outcome)
+	} else if w.o.Exit && w.shellAtPrompt() {
+		// What the shell ran has ended before the wait began: its prompt
+		// is back (as text already on screen is present at entry).
+		w.end(OutcomeExited)
 	}
 	return nil
+}
+
+// shellAtPrompt reports whether the pane's program is a shell tmx knows,
+// at its own prompt.
+func (w *textWait) shellAtPrompt() bool {
+	name, kind := paneShell(w.p)
+	return (kind == shellPOSIX || kind == shellFish) && probePrompt(w.p.PanePID, w.p.PaneTTY, kind, name, &w.rec).AtPrompt == Yes
 }
 
 // moment returns the outcome of a moment the wait ends at that holds now
@@ -417,10 +435,15 @@ func (w *textWait) moment() string {
 		}
 		w.eventLoop = ps.State == StateUnknown && ps.WaitsOn == "terminal and more"
 		w.loopQuiet = inputQuiet
-		if sc, ok := tmux.ReadSyscall(ps.PID); w.eventLoop && ok {
-			// A timer pending sooner than never: what it does may print
-			// (an await's answer), so quiet counts from past it.
-			if d, ok := sc.EpollTimeout(); ok {
+		if sc, ok := tmux.ReadSyscall(ps.PID); w.eventLoop && ok && w.sameJob() {
+			// A timer pending in the program the input went to: what it
+			// does may print (an await's answer), so quiet counts from
+			// past it, up to loopTimerMax (a timer further out is more
+			// likely the program's own than the input's; /proc shows
+			// the timeout a call was given, not when it began, so the
+			// two cannot be told apart). A program the input started
+			// has timers of its own startup, not the input's.
+			if d, ok := sc.EpollTimeout(); ok && d <= loopTimerMax {
 				w.loopQuiet = max(inputQuiet, d+inputQuiet/5)
 			}
 		}
@@ -436,6 +459,14 @@ func (w *textWait) moment() string {
 func (w *textWait) inputTaken() bool {
 	n, ok := tmux.TTYPending(w.p.PaneTTY)
 	return ok && n == 0
+}
+
+// sameJob reports whether the terminal's foreground process group is
+// the one it was when the wait began (see mark): the program the input
+// went to, not one it started.
+func (w *textWait) sameJob() bool {
+	st, ok := tmux.ReadStat(w.p.PanePID)
+	return ok && w.markJob > 0 && st.Tpgid == w.markJob
 }
 
 // exited reports whether the pane's program exited, or, for a pane whose
@@ -473,6 +504,9 @@ func (w *textWait) mark(ctx context.Context) error {
 	}
 	w.cur = cursorAfter(w.srv, entry, nil)
 	w.given = w.cur
+	if st, ok := tmux.ReadStat(w.p.PanePID); ok {
+		w.markJob = st.Tpgid
+	}
 	if entry.AlternateOn {
 		w.screen, w.screenAt, w.onScreen, w.altStart = screenRows(entry), [2]int{entry.CursorX, entry.CursorY}, true, true
 	}
@@ -722,7 +756,7 @@ func (w *textWait) check(ctx context.Context) (done bool) {
 		// be told old from new, so it all counts as there at entry. (When
 		// tmux dropped history, the lines above the place went first: all
 		// that is left is new.)
-		w.first = false
+		w.first, w.shown = false, true
 		w.cur, w.given, w.current = cursorAfter(w.srv, l, nil), nil, currentText(l)
 		return false
 	}

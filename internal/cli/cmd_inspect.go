@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"io"
@@ -42,16 +43,20 @@ func lsCmd(env *Env) *cli.Command {
 			if n > 1 {
 				return tmxerr.New(tmxerr.Usage, "--sessions, --windows and --panes exclude each other", "choose one")
 			}
+			var cl *client.Client
 			var snap *client.Snapshot
 			var r client.Resolved
 			var err error
 			if len(x.args) == 1 {
-				_, snap, r, err = x.target(x.args[0])
+				cl, snap, r, err = x.target(x.args[0])
 			} else {
-				_, snap, err = x.snapshot()
+				cl, snap, err = x.snapshot()
 			}
 			if err != nil {
 				return err
+			}
+			if !x.Bool("sessions") && !x.Bool("windows") {
+				cl.ReadStates(snap.Panes)
 			}
 			keep := func(client.PaneInfo) bool { return true }
 			if len(x.args) == 1 {
@@ -112,10 +117,10 @@ func lsCmd(env *Env) *cli.Command {
 }
 
 func paneTable(w io.Writer, tty bool, panes []client.PaneInfo) {
-	t := &table{tty: tty, header: []string{"PANE", "SESSION", "WINDOW", "INDEX", "COMMAND", "SIZE", "FLAGS", "PATH"}}
+	t := &table{tty: tty, header: []string{"PANE", "SESSION", "WINDOW", "INDEX", "COMMAND", "STATE", "SIZE", "FLAGS", "PATH"}}
 	for _, p := range panes {
 		t.add(p.PaneID, cell(p.SessionName), fmt.Sprintf("%d:%s", p.WindowIndex, cell(p.WindowName)), fmt.Sprint(p.PaneIndex),
-			cell(p.PaneCurrentCommand), fmt.Sprintf("%dx%d", p.PaneWidth, p.PaneHeight), paneFlags(p.PaneFields), cell(p.PaneCurrentPath))
+			cell(p.PaneCurrentCommand), cmp.Or(p.State, "-"), fmt.Sprintf("%dx%d", p.PaneWidth, p.PaneHeight), paneFlags(p.PaneFields), cell(p.PaneCurrentPath))
 	}
 	t.write(w)
 }
@@ -153,7 +158,7 @@ func printTree(w io.Writer, tree []client.SessionNode) {
 			}
 			fmt.Fprintf(w, "  %d: %s (%s)%s\n", wn.WindowIndex, cell(wn.WindowName), wn.WindowID, active)
 			for _, p := range wn.Panes {
-				fmt.Fprintf(w, "    %d %s  %s  %dx%d  %s  %s\n", p.PaneIndex, p.PaneID, cell(p.PaneCurrentCommand), p.PaneWidth, p.PaneHeight, paneFlags(p), cell(p.PaneCurrentPath))
+				fmt.Fprintf(w, "    %d %s  %s  %s  %dx%d  %s  %s\n", p.PaneIndex, p.PaneID, cell(p.PaneCurrentCommand), cmp.Or(p.State, "-"), p.PaneWidth, p.PaneHeight, paneFlags(p), cell(p.PaneCurrentPath))
 			}
 		}
 	}
@@ -246,14 +251,24 @@ func showCmd(env *Env) *cli.Command {
 			if err != nil {
 				return err
 			}
-			_, snap, r, err := x.target(x.args[0])
+			cl, snap, r, err := x.target(x.args[0])
 			if err != nil {
 				return err
 			}
 			if level != 0 {
 				r = snap.AtLevel(r, level)
 			}
-			return x.emit(showDoc(snap, r), func(w io.Writer) { printShow(w, snap, r) })
+			var ev *client.StateEvidence
+			switch r.Level {
+			case selector.LevelPane:
+				ps := cl.ProgramState(r.Pane)
+				r.Pane.State, ev = ps.State, &ps.StateEvidence
+			case selector.LevelWindow:
+				cl.ReadStates(r.Members)
+			default:
+				cl.ReadStates(snap.Panes)
+			}
+			return x.emit(showDoc(snap, r, ev), func(w io.Writer) { printShow(w, snap, r, ev) })
 		}),
 	}
 }
@@ -281,11 +296,11 @@ func levelOf(x *call) (selector.Level, error) {
 // showDoc is the document of tmx show: the level, the object's fields (a
 // pane target's are those of its pane, window and session), and for a
 // session or window target its active pane and its children.
-func showDoc(snap *client.Snapshot, r client.Resolved) any {
+func showDoc(snap *client.Snapshot, r client.Resolved, ev *client.StateEvidence) any {
 	ref := result.RefOf(snap)
 	switch r.Level {
 	case selector.LevelPane:
-		return result.PaneDetail{ServerRef: ref, Level: "pane", PaneInfo: r.Pane}
+		return result.PaneDetail{ServerRef: ref, Level: "pane", PaneInfo: r.Pane, StateEvidence: ev}
 	case selector.LevelWindow:
 		panes := make([]client.PaneFields, len(r.Members))
 		for i, m := range r.Members {
@@ -297,13 +312,16 @@ func showDoc(snap *client.Snapshot, r client.Resolved) any {
 	return result.SessionDetail{ServerRef: ref, Level: "session", SessionInfo: r.Pane.SessionInfo, WindowID: r.Pane.WindowID, PaneID: r.Pane.PaneID, Windows: tree[0].Windows}
 }
 
-func printShow(w io.Writer, snap *client.Snapshot, r client.Resolved) {
+func printShow(w io.Writer, snap *client.Snapshot, r client.Resolved, ev *client.StateEvidence) {
 	p := r.Pane
 	switch r.Level {
 	case selector.LevelPane:
 		fmt.Fprintf(w, "pane %s (index %d) in window %d:%s (%s) of session %s (%s)\n", p.PaneID, p.PaneIndex, p.WindowIndex, cell(p.WindowName), p.WindowID, cell(p.SessionName), p.SessionID)
 		fmt.Fprintf(w, "  command: %s (pane_pid %d)\n  path:    %s\n  title:   %s\n  size:    %dx%d, cursor %d,%d\n  history: %d of %d lines\n  flags:   %s\n",
 			cell(p.PaneCurrentCommand), p.PanePID, cell(p.PaneCurrentPath), cell(p.PaneTitle), p.PaneWidth, p.PaneHeight, p.CursorX, p.CursorY, p.HistorySize, p.HistoryLimit, paneFlags(p.PaneFields))
+		if p.State != "" && ev != nil {
+			fmt.Fprintf(w, "  state:   %s\n", client.ProgramState{State: p.State, StateEvidence: *ev})
+		}
 	case selector.LevelWindow:
 		fmt.Fprintf(w, "window %d:%s (%s) of session %s (%s), active pane %s\n", p.WindowIndex, cell(p.WindowName), p.WindowID, cell(p.SessionName), p.SessionID, p.PaneID)
 		paneTable(w, true, r.Members)

@@ -53,7 +53,7 @@ func TestJSONFields(t *testing.T) {
 		{[]string{"ls", "--sessions"}, 0, want(serverKeys, "sessions")},
 		{[]string{"ls", "--windows"}, 0, want(serverKeys, "windows")},
 		{[]string{"ls", "--panes"}, 0, want(serverKeys, "panes")},
-		{[]string{"show", pane}, 0, want(serverKeys, "level", sessionKeys, windowKeys, paneKeys)},
+		{[]string{"show", pane}, 0, want(serverKeys, "level", sessionKeys, windowKeys, paneKeys, "state state_evidence")},
 		{[]string{"show", "f:0"}, 0, want(serverKeys, "level", sessionKeys, windowKeys, "pane_id panes")},
 		{[]string{"show", "f"}, 0, want(serverKeys, "level", sessionKeys, "window_id pane_id windows")},
 		{[]string{"info"}, 0, want("schema_version socket_path server_pid start_time version config_provenance socket tmux_path caller sessions windows panes")},

@@ -80,7 +80,7 @@ func TestTables(t *testing.T) {
 	}{
 		{[]string{"ls", "--sessions"}, []string{"SESSION", "ID", "WINDOWS", "ATTACHED"}},
 		{[]string{"ls", "--windows"}, []string{"SESSION", "INDEX", "NAME", "ID", "PANES", "ACTIVE"}},
-		{[]string{"ls", "--panes"}, []string{"PANE", "SESSION", "WINDOW", "INDEX", "COMMAND", "SIZE", "FLAGS", "PATH"}},
+		{[]string{"ls", "--panes"}, []string{"PANE", "SESSION", "WINDOW", "INDEX", "COMMAND", "STATE", "SIZE", "FLAGS", "PATH"}},
 		{[]string{"capabilities"}, []string{"TOOL", "TOOLSET", "OFFERED", "REACH", "EFFECTS", "OUTPUT"}},
 		{[]string{"search", "needle"}, []string{"PANE", "WHERE", "LINE", "TEXT"}},
 	} {
