@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"time"
 
 	"github.com/urfave/cli/v2"
 
@@ -15,10 +16,10 @@ import (
 // maxPaste bounds text read from stdin by tmx paste and tmx run: 16 MiB.
 const maxPaste = 16 << 20
 
-// emitInput prints an input's result. With a wait (--wait-text,
-// --wait-regex) it prints what the pane printed, and exits as tmx wait
-// does: 0 matched, 124 timed_out, 1 otherwise.
-func emitInput(x *call, snap *client.Snapshot, res *client.InputResult, what string) error {
+// emitInput prints an input's result. With a wait (o: --wait-text,
+// --wait-regex or a moment) it prints what the pane printed, and exits as
+// tmx wait does (see waitStatus).
+func emitInput(x *call, snap *client.Snapshot, res *client.InputResult, o *client.WaitOptions, what string) error {
 	if err := x.emit(result.Input{InputResult: *res}, func(w io.Writer) {
 		if wr := res.Wait; wr != nil {
 			for _, l := range wr.Lines {
@@ -53,9 +54,21 @@ func emitInput(x *call, snap *client.Snapshot, res *client.InputResult, what str
 	}); err != nil || res.Wait == nil {
 		return err
 	}
-	switch res.Wait.Outcome {
+	return waitStatus(res.Wait.Outcome, *o)
+}
+
+// waitStatus is the exit status of a wait that ended with outcome: 0 when
+// it ended at what it waited for (its text, or a moment o asked for), 124
+// when it timed out, 1 otherwise (a stop text, the pane or server gone, or
+// the program exiting when the wait did not ask for that).
+func waitStatus(outcome string, o client.WaitOptions) error {
+	switch outcome {
 	case client.OutcomeMatched, client.OutcomePresentAtEntry:
 		return nil
+	case client.OutcomeQuiet, client.OutcomeInput, client.OutcomeExited, client.OutcomeBell, client.OutcomeNotification:
+		if o.Asked(outcome) {
+			return nil
+		}
 	case client.OutcomeTimedOut:
 		return exitStatus(tmxerr.ExitWaitTimeout)
 	}
@@ -66,10 +79,57 @@ func emitInput(x *call, snap *client.Snapshot, res *client.InputResult, what str
 var (
 	waitTextFlag  = &cli.StringFlag{Name: "wait-text", Usage: "after sending, wait until the pane prints this plain `TEXT` and return what it printed"}
 	waitRegexFlag = &cli.StringFlag{Name: "wait-regex", Usage: "after sending, wait for a match of this RE2 `PATTERN` instead"}
+	waitStopFlag  = &cli.StringSliceFlag{Name: "stop", KeepSpace: true, Usage: "with a wait: end it early when this plain `TEXT` appears (repeatable)"}
 )
 
-// inputWait reads an input command's wait: nil without --wait-text or
-// --wait-regex. The answer is cut to a run's tail budget.
+// waitFlags are the flags of an input command's wait.
+func waitFlags() []cli.Flag {
+	return append([]cli.Flag{waitTextFlag, waitRegexFlag, waitStopFlag}, momentFlags("wait-")...)
+}
+
+// momentFlags are the flags of the moments a wait can end at besides a
+// text (client.WaitOptions Quiet, Input, Exit, Bell), named with prefix:
+// "" for tmx wait, "wait-" for the input commands.
+func momentFlags(prefix string) []cli.Flag {
+	return []cli.Flag{
+		&cli.IntFlag{Name: prefix + "quiet", DefaultText: "off", Usage: "end the wait once the pane has printed nothing for `MS` milliseconds (outcome quiet)"},
+		&cli.BoolFlag{Name: prefix + "input", Usage: "end the wait once the pane's program waits for input (outcome input)"},
+		&cli.BoolFlag{Name: prefix + "exit", Usage: "end the wait once the program exits or the shell's prompt comes back (outcome exited)"},
+		&cli.BoolFlag{Name: prefix + "bell", Usage: "end the wait when the program rings the bell or asks for a desktop notification (outcome bell or notification)"},
+	}
+}
+
+// maxQuiet bounds --quiet: an hour, longer than any wait's timeout.
+const maxQuiet = time.Hour
+
+// readMoments sets o's moments from the flags momentFlags(prefix) made,
+// and reports whether any is asked for.
+func readMoments(x *call, prefix string, o *client.WaitOptions) (bool, error) {
+	if name := prefix + "quiet"; x.IsSet(name) {
+		ms := x.Int(name)
+		if ms < 1 || time.Duration(ms)*time.Millisecond > maxQuiet {
+			return false, tmxerr.Errorf(tmxerr.Usage, "--%s takes milliseconds from 1 to %d, not %d", name, maxQuiet.Milliseconds(), ms).
+				WithHint("e.g. --%s 500: the pane printed nothing for half a second", name)
+		}
+		o.Quiet = time.Duration(ms) * time.Millisecond
+	}
+	o.Input, o.Exit, o.Bell = x.Bool(prefix+"input"), x.Bool(prefix+"exit"), x.Bool(prefix+"bell")
+	return o.Quiet > 0 || o.Input || o.Exit || o.Bell, nil
+}
+
+// checkQuiet refuses a quiet time (--NAME) not shorter than the wait's
+// effective timeout: the wait would time out first.
+func checkQuiet(name string, o *client.WaitOptions) error {
+	if o.Quiet > 0 && o.Quiet >= o.Timeout {
+		return tmxerr.Errorf(tmxerr.Usage, "--%s %d is not shorter than the wait's timeout (%gs): it would time out first", name, o.Quiet.Milliseconds(), o.Timeout.Seconds()).
+			WithHint("give a longer --timeout or a shorter --%s", name)
+	}
+	return nil
+}
+
+// inputWait reads an input command's wait: nil without --wait-text,
+// --wait-regex or a moment (--wait-quiet, --wait-input, --wait-exit,
+// --wait-bell). The answer is cut to a run's tail budget.
 func inputWait(x *call, cl *client.Client) (*client.WaitOptions, error) {
 	text, _, err := x.inputString("wait-text")
 	if err != nil {
@@ -79,10 +139,24 @@ func inputWait(x *call, cl *client.Client) (*client.WaitOptions, error) {
 	if err != nil {
 		return nil, err
 	}
+	stops, _, err := x.inputStrings("stop")
+	if err != nil {
+		return nil, err
+	}
+	l := cl.Limits()
+	o := &client.WaitOptions{Text: text, Stop: stops, Timeout: x.timeout(l)}
+	moments, err := readMoments(x, "wait-", o)
+	if err == nil {
+		err = checkQuiet("wait-quiet", o)
+	}
+	if err != nil {
+		return nil, err
+	}
 	switch {
-	case text == "" && pattern == "":
-		if x.IsSet("timeout") {
-			return nil, tmxerr.New(tmxerr.Usage, "--timeout bounds a wait: give --wait-text or --wait-regex too", "")
+	case text == "" && pattern == "" && !moments:
+		if x.IsSet("timeout") || len(stops) > 0 {
+			return nil, tmxerr.New(tmxerr.Usage, "--timeout and --stop belong to a wait: give what to wait for too",
+				"add --wait-text, --wait-regex, --wait-quiet MS, --wait-input, --wait-exit or --wait-bell")
 		}
 		return nil, nil
 	case text != "" && pattern != "":
@@ -94,14 +168,16 @@ func inputWait(x *call, cl *client.Client) (*client.WaitOptions, error) {
 	if err := client.CheckWaitPattern("--wait-regex", pattern); err != nil {
 		return nil, err
 	}
-	o := &client.WaitOptions{Text: text}
+	for _, s := range stops {
+		if err := client.CheckWaitPattern("--stop", s); err != nil {
+			return nil, err
+		}
+	}
 	if pattern != "" {
 		if o.Regex, err = client.CompileRegex(pattern, false); err != nil {
 			return nil, err
 		}
 	}
-	l := cl.Limits()
-	o.Timeout = x.timeout(l)
 	o.MaxLines, o.MaxBytes = min(client.RunTailLines, l.MaxLines), min(client.RunTailBytes, l.MaxBytes)
 	o.AllowPolling = cl.Getenv("TMX_ALLOW_POLLING_FALLBACK") == "1"
 	return o, nil
@@ -111,8 +187,13 @@ func inputWait(x *call, cl *client.Client) (*client.WaitOptions, error) {
 const waitDoc = "--wait-text or --wait-regex then waits, as tmx wait does but from a start taken just before\n" +
 	"sending, until the pane prints that text, and the result holds what it printed up to it (wait:\n" +
 	"its lines, matched_line, outcome; exit 0 matched, 124 timed_out): one call per interactive step.\n" +
-	"What the pane echoes of the input counts as printed: wait for what only the answer holds (a\n" +
-	"prompt alone on its line: --wait-regex '^>>>$').\n"
+	"The echo of what was typed or pasted never matches and is left out of the lines. Instead of a\n" +
+	"text, or besides it, a wait can end at a moment: --wait-quiet MS (the pane printed nothing for\n" +
+	"that long), --wait-input (the program waits for input: a REPL's prompt, a question),\n" +
+	"--wait-exit (the program exited, or the shell's prompt came back), --wait-bell (a bell or a\n" +
+	"desktop notification); --stop TEXT ends it early. Whatever it waits for, the wait ends when\n" +
+	"the program it started exits (outcome exited), so a crashed server does not hold it to its\n" +
+	"timeout. The outcome says which ended it; exit 0 when that is what was asked for.\n"
 
 // exitModeFlag lets an input command cancel a pane's mode first.
 var exitModeFlag = &cli.BoolFlag{Name: "exit-mode", Usage: "when the pane is in a mode (copy mode), cancel the mode first instead of refusing"}
@@ -156,12 +237,12 @@ func sendCmd(env *Env) *cli.Command {
 			"with --batch {\"entries\": [...]}.\n\n" + waitDoc + "\n" +
 			"Examples:\n   tmx send %3 C-c\n   tmx send work Up Enter\n   tmx send --wait-regex '^\\$$' %3 C-c",
 		Category: catExecute,
-		Flags: []cli.Flag{confirmSelfFlag, exitModeFlag, stdinFlag("read the keys from stdin, one per line"),
+		Flags: append([]cli.Flag{confirmSelfFlag, exitModeFlag, stdinFlag("read the keys from stdin, one per line"),
 			&cli.BoolFlag{Name: "batch", Usage: "read a JSON array of {target, keys} from stdin"},
-			waitTextFlag, waitRegexFlag, timeoutFlag, stdinArgsFlag("keys", "entries", "wait-text", "wait-regex"), jsonFlag()},
+			timeoutFlag, stdinArgsFlag("keys", "entries", "wait-text", "wait-regex", "stop"), jsonFlag()}, waitFlags()...),
 		Action: action(env, func(x *call) error {
 			if x.Bool("batch") {
-				if _, keys := x.inputRaw("keys"); len(x.args) > 0 || x.Bool("stdin") || keys || x.IsSet("wait-text") || x.IsSet("wait-regex") || x.IsSet("timeout") {
+				if _, keys := x.inputRaw("keys"); len(x.args) > 0 || x.Bool("stdin") || keys || x.anySet(waitFlags()) || x.IsSet("timeout") {
 					return tmxerr.New(tmxerr.Usage, "--batch takes no TARGET or KEY arguments, no --stdin and no wait", "give the entries as JSON on stdin")
 				}
 				if x.Bool("exit-mode") {
@@ -215,7 +296,7 @@ func sendCmd(env *Env) *cli.Command {
 			if err != nil {
 				return err
 			}
-			return emitInput(x, snap, res, plural(len(keys), "key"))
+			return emitInput(x, snap, res, o.Await, plural(len(keys), "key"))
 		}),
 	}
 }
@@ -245,11 +326,11 @@ func typeCmd(env *Env) *cli.Command {
 			"the pane visibly took it (submitted).\n\n" + waitDoc + "\n" +
 			"Examples:\n   tmx type %3 -- 'git status'\n   tmx type --enter agent -- summarize the repo\n   tmx type --enter --wait-regex '^>>>$' py -- '6*7'",
 		Category: catExecute,
-		Flags: []cli.Flag{
+		Flags: append([]cli.Flag{
 			&cli.BoolFlag{Name: "enter", Usage: "press Enter after the text"},
 			confirmSelfFlag, exitModeFlag, stdinFlag("read the TEXT from stdin (a final newline is dropped)"),
-			waitTextFlag, waitRegexFlag, timeoutFlag, stdinArgsFlag("text", "wait-text", "wait-regex"), jsonFlag(),
-		},
+			timeoutFlag, stdinArgsFlag("text", "wait-text", "wait-regex", "stop"), jsonFlag(),
+		}, waitFlags()...),
 		Action: payloadAction(env, func(x *call) error {
 			text := strings.Join(x.payload, " ")
 			if t, ok, err := x.inputString("text"); err != nil {
@@ -285,7 +366,7 @@ func typeCmd(env *Env) *cli.Command {
 			if err != nil {
 				return err
 			}
-			return emitInput(x, snap, res, plural(res.Bytes, "byte"))
+			return emitInput(x, snap, res, o.Await, plural(res.Bytes, "byte"))
 		}),
 	}
 }
@@ -306,11 +387,11 @@ func pasteCmd(env *Env) *cli.Command {
 			"refused, as is invalid UTF-8: nothing is pasted.\n\n" + waitDoc + "\n" +
 			"Examples:\n   printf 'line one\\nline two\\n' | tmx paste %3\n   tmx paste --enter agent < prompt.txt\n   printf 'def f(x):\\n    return 2 * x\\n\\nf(21)\\n' | tmx paste --no-bracket --wait-regex '^>>>$' py",
 		Category: catExecute,
-		Flags: []cli.Flag{
+		Flags: append([]cli.Flag{
 			&cli.BoolFlag{Name: "no-bracket", Usage: "paste without bracketed-paste markers"},
 			&cli.BoolFlag{Name: "enter", Usage: "press Enter after the paste"},
-			confirmSelfFlag, exitModeFlag, waitTextFlag, waitRegexFlag, timeoutFlag, stdinArgsFlag("text", "wait-text", "wait-regex"), jsonFlag(),
-		},
+			confirmSelfFlag, exitModeFlag, timeoutFlag, stdinArgsFlag("text", "wait-text", "wait-regex", "stop"), jsonFlag(),
+		}, waitFlags()...),
 		Action: action(env, func(x *call) error {
 			if err := exactArgs(x.Context, x.args, 1, "one TARGET (text on stdin)"); err != nil {
 				return err
@@ -345,7 +426,7 @@ func pasteCmd(env *Env) *cli.Command {
 			if err != nil {
 				return err
 			}
-			return emitInput(x, snap, res, plural(res.Bytes, "byte"))
+			return emitInput(x, snap, res, o.Await, plural(res.Bytes, "byte"))
 		}),
 	}
 }

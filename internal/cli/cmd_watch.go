@@ -3,7 +3,6 @@ package cli
 import (
 	"fmt"
 	"io"
-	"regexp"
 	"time"
 
 	"github.com/urfave/cli/v2"
@@ -123,7 +122,7 @@ func snapshotCmd(env *Env) *cli.Command {
 				return err
 			}
 			return x.emit(result.Snapshot{PaneSnapshot: *res}, func(w io.Writer) {
-				printShow(w, snap, client.Resolved{Level: r.Level, Pane: res.PaneInfo, Members: r.Members})
+				printShow(w, snap, client.Resolved{Level: r.Level, Pane: res.PaneInfo, Members: r.Members}, nil)
 				fmt.Fprintln(w, "---")
 				for _, line := range res.Lines {
 					fmt.Fprintln(w, line)
@@ -136,25 +135,35 @@ func snapshotCmd(env *Env) *cli.Command {
 func waitCmd(env *Env) *cli.Command {
 	return &cli.Command{
 		Name:      "wait",
-		Usage:     "wait until a pane shows some text (woken by tmux, not by polling)",
-		UsageText: "wait (--text T | --stdin | --regex R) [--stop S]... [--new-only | --cursor C] [--timeout SECONDS] TARGET",
+		Usage:     "wait until a pane shows some text, goes quiet, waits for input, exits or rings (woken by tmux, not by polling)",
+		UsageText: "wait (--text T | --stdin | --regex R | --quiet MS | --input | --exit | --bell)... [--stop S]... [--new-only | --cursor C] [--timeout SECONDS] TARGET",
 		Description: "Waits for output you did not start yourself: a server coming up, a prompt. A tmux\n" +
 			"control-mode client (read-only, ignore-size, gone when the wait ends) wakes the wait when the\n" +
 			"pane prints, and tmx matches against the rendered pane, so wrapped lines match whole.\n" +
+			"Besides a text (or instead of it) a wait can end at the moments interactive programs have:\n" +
+			"--quiet MS, the pane printed nothing for that long (woken by tmux's output notifications);\n" +
+			"--input, the pane's program waits for input (a shell at its prompt, a REPL, a question, a\n" +
+			"full-screen program idle; see state in tmx show); --exit, the program exited, or the shell's\n" +
+			"prompt came back after what it ran; --bell, the program rang the bell or asked for a desktop\n" +
+			"notification (OSC 9, OSC 777). Whichever comes first ends the wait.\n" +
 			"Outcomes: matched, present_at_entry (already on screen when the wait began; --new-only waits\n" +
-			"for a new occurrence instead), stopped (a --stop text came first), timed_out, pane_died,\n" +
-			"server_gone. Exit: 0 matched or present_at_entry, 124 timed_out, 1 otherwise. --regex is RE2.\n" +
+			"for a new occurrence instead), quiet, input, exited, bell, notification, stopped (a --stop\n" +
+			"text came first), timed_out, pane_died, server_gone. Exit: 0 when it ended at what was asked\n" +
+			"for, 124 timed_out, 1 otherwise. --regex is RE2.\n" +
 			"TMX_ALLOW_POLLING_FALLBACK=1 polls when no control client can attach (polling_fallback).\n\n" +
 			"The match is against everything the pane shows, typed command lines included: after\n" +
 			"tmx type --enter P -- 'make; echo DONE', the text DONE is already on screen in the command\n" +
 			"line. Wait for what only the output holds (--regex '^DONE$'), or use tmx run, or a wait-for\n" +
-			"channel, for your own commands.\n\n" +
+			"channel, for your own commands; or give the wait to the input itself (tmx type --wait-text),\n" +
+			"which never matches the echo of what it typed.\n\n" +
 			"To wait for the answer to input you send (a REPL's reply and its next prompt), take a cursor\n" +
 			"first and pass it with --cursor: what the pane printed after it counts as new even if it is\n" +
 			"already on screen when the wait begins, so a fast answer is not missed.\n\n" +
-			"Examples:\n   tmx wait --text 'Listening on' --timeout 60 web\n   tmx wait --regex 'tests? (passed|failed)' --stop 'panic:' %4\n   c=$(tmx since --json --from-now py | jq -r .cursor); tmx type --enter py -- '6*7'\n   tmx wait --regex '^>>>$' --cursor \"$c\" py",
+			"Examples:\n   tmx wait --text 'Listening on' --timeout 60 web\n   tmx wait --regex 'tests? (passed|failed)' --stop 'panic:' %4\n" +
+			"   tmx wait --text 'Ready on' --exit web      # ends at once if the server crashed\n   tmx wait --quiet 2000 --timeout 60 build\n" +
+			"   c=$(tmx since --json --from-now py | jq -r .cursor); tmx type --enter py -- '6*7'\n   tmx wait --regex '^>>>$' --cursor \"$c\" py",
 		Category: catInspect,
-		Flags: []cli.Flag{
+		Flags: append([]cli.Flag{
 			&cli.StringFlag{Name: "text", Usage: "wait for this plain `TEXT`"},
 			&cli.StringFlag{Name: "regex", Usage: "wait for a match of this RE2 `PATTERN`"},
 			&cli.StringSliceFlag{Name: "stop", KeepSpace: true, Usage: "end the wait early when this plain `TEXT` appears (repeatable)"},
@@ -163,7 +172,7 @@ func waitCmd(env *Env) *cli.Command {
 			stdinFlag("read the TEXT to wait for from stdin (a final newline is dropped)"),
 			stdinArgsFlag("text", "regex", "stop"),
 			timeoutFlag, linesFlag, maxBytesFlag, jsonFlag(),
-		},
+		}, momentFlags("")...),
 		Action: action(env, func(x *call) error {
 			text, _, err := x.inputString("text")
 			if err != nil {
@@ -189,18 +198,22 @@ func waitCmd(env *Env) *cli.Command {
 					return tmxerr.New(tmxerr.Usage, "stdin held no text to wait for", "")
 				}
 			}
+			o := client.WaitOptions{Text: text, Stop: stops, NewOnly: x.Bool("new-only"), Cursor: x.String("cursor")}
+			moments, err := readMoments(x, "", &o)
+			if err != nil {
+				return err
+			}
 			switch {
-			case text == "" && pattern == "":
-				return tmxerr.New(tmxerr.Usage, "give the text to wait for (--text) or a pattern (--regex)", "e.g. tmx wait --text Ready %3")
+			case text == "" && pattern == "" && !moments:
+				return tmxerr.New(tmxerr.Usage, "nothing to wait for", "").WithFix("wait_what")
 			case text != "" && pattern != "":
 				return tmxerr.New(tmxerr.Usage, "a text and a --regex exclude each other", "give one of them")
-			case x.Bool("new-only") && x.String("cursor") != "":
+			case o.NewOnly && o.Cursor != "":
 				return tmxerr.New(tmxerr.Usage, "--new-only and --cursor exclude each other",
 					"--cursor already says where new output starts; drop --new-only")
 			}
-			var re *regexp.Regexp
 			if pattern != "" {
-				if re, err = client.CompileRegex(pattern, false); err != nil {
+				if o.Regex, err = client.CompileRegex(pattern, false); err != nil {
 					return err
 				}
 			}
@@ -208,18 +221,18 @@ func waitCmd(env *Env) *cli.Command {
 			if err != nil {
 				return err
 			}
-			key, err := x.cursorKey()
-			if err != nil {
+			if o.Key, err = x.cursorKey(); err != nil {
 				return err
 			}
 			l := cl.Limits()
-			timeout := x.timeout(l)
-			stop := x.progress("waiting for "+r.Pane.PaneID, timeout)
-			res, err := cl.WaitText(x.ctx(), snap.Server, r.Pane, client.WaitOptions{
-				Text: text, Regex: re, Stop: stops, NewOnly: x.Bool("new-only"), Cursor: x.String("cursor"), Timeout: timeout,
-				MaxLines: x.lines(l), MaxBytes: x.maxBytes(l), Key: key,
-				AllowPolling: cl.Getenv("TMX_ALLOW_POLLING_FALLBACK") == "1",
-			})
+			o.Timeout = x.timeout(l)
+			if err := checkQuiet("quiet", &o); err != nil {
+				return err
+			}
+			o.MaxLines, o.MaxBytes = x.lines(l), x.maxBytes(l)
+			o.AllowPolling = cl.Getenv("TMX_ALLOW_POLLING_FALLBACK") == "1"
+			stop := x.progress("waiting for "+r.Pane.PaneID, o.Timeout)
+			res, err := cl.WaitText(x.ctx(), snap.Server, r.Pane, o)
 			stop()
 			if err != nil {
 				return err
@@ -232,13 +245,7 @@ func waitCmd(env *Env) *cli.Command {
 			}); err != nil {
 				return err
 			}
-			switch res.Outcome {
-			case client.OutcomeMatched, client.OutcomePresentAtEntry:
-				return nil
-			case client.OutcomeTimedOut:
-				return exitStatus(tmxerr.ExitWaitTimeout)
-			}
-			return exitStatus(tmxerr.ExitFailure)
+			return waitStatus(res.Outcome, o)
 		}),
 	}
 }

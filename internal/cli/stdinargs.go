@@ -143,3 +143,16 @@ func (x *call) inputRaw(name string) (json.RawMessage, bool) {
 	raw, ok := x.stdin[name]
 	return raw, ok
 }
+
+// anySet reports whether any of flags was given, on the command line or
+// in the --stdin-args document.
+func (x *call) anySet(flags []cli.Flag) bool {
+	for _, f := range flags {
+		for _, name := range f.Names() {
+			if _, ok := x.stdin[name]; ok || x.IsSet(name) {
+				return true
+			}
+		}
+	}
+	return false
+}

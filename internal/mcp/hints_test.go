@@ -53,7 +53,7 @@ func TestHintsSpeakTools(t *testing.T) {
 		{"list_panes", tmxerr.Usage, "tmx doctor says what it found", "check the arguments: list_panes takes target"},
 		{"create_window", tmxerr.InvalidArgument, "leave HISTFILE out; --suppress-persistent-history keeps the new shell's history out of files", "leave HISTFILE out; suppress_persistent_history keeps the new shell's history out of files"},
 		{"create_window", tmxerr.InvalidArgument, "leave ENV out of the environment; to set it anyway, export it from a command in the new pane: tmx run PANE -- 'export ENV=...'", "leave ENV out of the environment; use run_shell_command"},
-		{"wait_for_text", tmxerr.Usage, "e.g. tmx wait --text Ready %3", "check the arguments: wait_for_text takes target (required), text, regex, stop, new_only, cursor, timeout_seconds, max_lines, max_bytes"},
+		{"wait_for_text", tmxerr.Usage, "e.g. tmx wait --text Ready %3", "check the arguments: wait_for_text takes target (required), text, regex, quiet_ms, until, stop, new_only, cursor, timeout_seconds, max_lines, max_bytes"},
 		{"run_shell_command", tmxerr.Usage, "usage: tmx run [TARGET] -- COMMAND", "check the arguments: run_shell_command takes target, command, resume, timeout_seconds, max_lines, max_bytes, exact"},
 		{"show_option", tmxerr.Usage, "name a session, window or pane, or use --global", "name a session, window or pane, or use global"},
 		{"kill_pane", tmxerr.ConfirmationRequired, "add --confirm", "call again with confirm: true if that is intended"},
