@@ -1,0 +1,50 @@
+package mcp_test
+
+import (
+	"fmt"
+	"os/exec"
+	"strings"
+	"testing"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/tmx-sh/tmx/internal/tmuxtest"
+)
+
+// A REPL driven over MCP, one call per step: each step's wait ends when
+// the program waits for input again, and a question and its answer cost
+// the model at most 80 bytes beyond the program's own text.
+func TestREPLOverMCP(t *testing.T) {
+	if _, err := exec.LookPath("python3"); err != nil {
+		t.Skip("no python3")
+	}
+	t.Parallel()
+	srv := tmuxtest.New(t)
+	pane := srv.NewPane("s", "bash", 80, 24)
+	s := connect(t, srv, "TMX_TOOLSETS=all")
+	tools := toolIndex(t, s)
+	d := mustCall(t, s, tools, "paste_text", map[string]any{"target": pane, "text": "python3 -q", "enter": true, "wait_until": "input"})
+	if w, _ := d["wait"].(map[string]any); w["outcome"] != "input" {
+		t.Fatalf("python did not wait for input: %v", d)
+	}
+	ctx := t.Context()
+	res, err := s.CallTool(ctx, &sdk.CallToolParams{Name: "paste_text", Arguments: map[string]any{"target": pane, "text": "6 * 7", "enter": true, "wait_until": "input"}})
+	if err != nil || res.IsError {
+		t.Fatalf("the question: %v %v", err, res)
+	}
+	text := res.Content[0].(*sdk.TextContent).Text
+	own := len("42") + len(">>>")
+	t.Logf("question and answer: %d bytes, %d of them the program's: %s", len(text), own, text)
+	if !strings.Contains(text, `"42"`) || len(text)-own > 80 {
+		t.Errorf("the answer costs %d bytes beyond the program's %d: %s", len(text)-own, own, text)
+	}
+	// Several lines, one submission; an error is an answer too.
+	d = mustCall(t, s, tools, "paste_text", map[string]any{"target": pane, "text": "def f(x):\n    return x + 1\n\nprint(f(41))\n", "enter": true, "wait_until": "input"})
+	if w, _ := d["wait"].(map[string]any); !strings.Contains(fmt.Sprint(w["lines"]), "42") {
+		t.Errorf("a function: %v", d)
+	}
+	d = mustCall(t, s, tools, "send_keys", map[string]any{"target": pane, "keys": []any{"C-d"}, "wait_until": "exit"})
+	if w, _ := d["wait"].(map[string]any); w["outcome"] != "exited" {
+		t.Errorf("leaving python: %v", d)
+	}
+}
