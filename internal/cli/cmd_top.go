@@ -41,7 +41,7 @@ func topCmd(env *Env) *cli.Command {
 			"changed, sessions or panes came or went), through control-mode clients, one per session,\n" +
 			"that send nothing and count among each session's attached clients; it never polls. q (or C-c) quits,\n" +
 			"r redraws. Piped, or with --once, it prints one view and exits: tab-separated rows without\n" +
-			"a header in a pipe (PANE, WHERE, PROGRAM, PROMPT, LAST_LINE, CALLS). --json prints one document.\n\n" +
+			"a header in a pipe (PANE, WHERE, PROGRAM, STATE, PROMPT, LAST_LINE, CALLS). --json prints one document.\n\n" +
 			"Examples:\n   tmx top\n   tmx top --once work\n   TMX_AUDIT=$HOME/.local/state/tmx-audit.jsonl tmx top",
 		Category: catInspect,
 		Flags: []cli.Flag{
@@ -119,6 +119,9 @@ type topPane struct {
 	// AtPrompt: yes when the pane's program is a shell waiting at its
 	// prompt, no when it is another program or a busy shell.
 	AtPrompt client.Tri `json:"at_prompt"`
+	// State is what its program is doing (see client.ProgramState):
+	// input, busy, exited or unknown.
+	State string `json:"state"`
 	// LastLine is the last line the pane's program printed: the newest
 	// non-blank line, or for a shell at its prompt the one above it.
 	LastLine string `json:"last_line"`
@@ -195,7 +198,7 @@ func (v *topView) frame(ctx context.Context) (*topFrame, error) {
 			PaneID: p.PaneID, SessionID: p.SessionID, SessionName: p.SessionName, WindowID: p.WindowID,
 			WindowIndex: p.WindowIndex, WindowName: p.WindowName, PaneIndex: p.PaneIndex,
 			PaneCurrentCommand: p.PaneCurrentCommand, PaneDead: p.PaneDead, PaneInMode: p.PaneInMode,
-			AtPrompt: at, LastLine: lastPrinted(last[p.PaneID], at), Calls: orEmpty(calls[p.PaneID]),
+			AtPrompt: at, State: v.cl.ProgramState(p).State, LastLine: lastPrinted(last[p.PaneID], at), Calls: orEmpty(calls[p.PaneID]),
 		})
 	}
 	slices.SortStableFunc(f.Panes, func(a, b topPane) int {
@@ -360,7 +363,7 @@ func (f *topFrame) write(w io.Writer, tty bool, width int, now time.Time) {
 			for _, c := range p.Calls {
 				calls = append(calls, c.text(now))
 			}
-			fmt.Fprintln(w, strings.Join([]string{p.PaneID, p.where(), cell(p.PaneCurrentCommand), string(p.AtPrompt), cell(p.LastLine), strings.Join(calls, "; ")}, "\t"))
+			fmt.Fprintln(w, strings.Join([]string{p.PaneID, p.where(), cell(p.PaneCurrentCommand), p.State, string(p.AtPrompt), cell(p.LastLine), strings.Join(calls, "; ")}, "\t"))
 		}
 		return
 	}
@@ -374,7 +377,7 @@ func (f *topFrame) write(w io.Writer, tty bool, width int, now time.Time) {
 	default:
 		fmt.Fprintf(&b, "tool calls: %s, %s read\n\n", f.Audit, plural(f.AuditCalls, "call"))
 	}
-	t := &table{tty: true, header: []string{"PANE", "WHERE", "PROGRAM", "PROMPT", "LAST LINE"}}
+	t := &table{tty: true, header: []string{"PANE", "WHERE", "PROGRAM", "STATE", "PROMPT", "LAST LINE"}}
 	for _, p := range f.Panes {
 		prog := cell(p.PaneCurrentCommand)
 		switch {
@@ -383,7 +386,7 @@ func (f *topFrame) write(w io.Writer, tty bool, width int, now time.Time) {
 		case p.PaneInMode:
 			prog += " (mode)"
 		}
-		t.add(p.PaneID, p.where(), prog, string(p.AtPrompt), cell(p.LastLine))
+		t.add(p.PaneID, p.where(), prog, p.State, string(p.AtPrompt), cell(p.LastLine))
 	}
 	var tb strings.Builder
 	t.write(&tb)

@@ -142,9 +142,10 @@ func TestTopFrame(t *testing.T) {
 		}
 	}
 
-	// Piped: rows of six tab-separated fields, no header.
-	rows := checkTSV(t, "top", tmxOnTTY(t, srv, false, "top", "--audit", audit).stdout, []string{"PANE", "WHERE", "PROGRAM", "PROMPT", "LAST_LINE", "CALLS"})
-	if len(rows) != 3 || rows[1][0] != work || rows[1][1] != "work:0.0" || rows[1][4] != "from-agent" || !strings.Contains(rows[1][5], "capture_pane") {
+	// Piped: rows of seven tab-separated fields, no header; cat reads
+	// the terminal, so it waits for input.
+	rows := checkTSV(t, "top", tmxOnTTY(t, srv, false, "top", "--audit", audit).stdout, []string{"PANE", "WHERE", "PROGRAM", "STATE", "PROMPT", "LAST_LINE", "CALLS"})
+	if len(rows) != 3 || rows[1][0] != work || rows[1][1] != "work:0.0" || rows[1][5] != "from-agent" || !strings.Contains(rows[1][6], "capture_pane") || rows[0][3] != "input" {
 		t.Errorf("top piped: %q", rows)
 	}
 
