@@ -28,7 +28,11 @@ type Look struct {
 	Height       int
 	Width        int
 	AlternateOn  bool
-	InMode       bool
+	// AltSavedY is, on the alternate screen, the row of the normal
+	// screen's cursor, where it returns when the program leaves
+	// (alternate_saved_y, tmux(1) FORMATS).
+	AltSavedY int
+	InMode    bool
 	Dead         bool
 	// From is the relative row the capture starts at (tmux's -S: 0 is the
 	// top of the screen, negative rows are history), clamped to the
@@ -98,7 +102,7 @@ func (c *Client) rowsKeepSpaces(ctx context.Context) bool {
 	return err != nil || v.AtLeast(3, 3)
 }
 
-var lookFields = []string{"pane_id", "pane_pid", "history_size", "cursor_x", "cursor_y", "pane_height", "pane_width", "alternate_on", "pane_in_mode", "pane_dead", "history_limit"}
+var lookFields = []string{"pane_id", "pane_pid", "history_size", "cursor_x", "cursor_y", "pane_height", "pane_width", "alternate_on", "pane_in_mode", "pane_dead", "history_limit", "alternate_saved_y"}
 
 // look reads pane paneID from relative row from (0 = top of screen,
 // negative = history, clamped by tmux to the oldest row) to the bottom of
@@ -136,7 +140,7 @@ func (c *Client) look(ctx context.Context, paneID string, from int) (*Look, erro
 	l := &Look{
 		PaneID: r[0], PanePID: atoi(r[1]), HistorySize: atoi(r[2]), CursorX: atoi(r[3]), CursorY: atoi(r[4]),
 		Height: atoi(r[5]), Width: atoi(r[6]), AlternateOn: isOne(r[7]), InMode: isOne(r[8]), Dead: isOne(r[9]),
-		HistoryLimit: atoi(r[10]),
+		HistoryLimit: atoi(r[10]), AltSavedY: atoi(r[11]),
 	}
 	rowsText, joinedText, ok := strings.Cut(rest, sep+"\n")
 	if !ok {

@@ -299,7 +299,10 @@ type textWait struct {
 	eventLoop bool
 	// altStart is true while a wait that began on the alternate screen
 	// has not looked at the normal one.
-	altStart  bool
+	altStart bool
+	// altReturn is the absolute row the normal screen's cursor returns
+	// to when the program leaves the alternate screen.
+	altReturn int
 	loopQuiet time.Duration
 	// markJob is the terminal's foreground process group when the wait
 	// began (0: unknown).
@@ -509,6 +512,7 @@ func (w *textWait) mark(ctx context.Context) error {
 	}
 	if entry.AlternateOn {
 		w.screen, w.screenAt, w.onScreen, w.altStart = screenRows(entry), [2]int{entry.CursorX, entry.CursorY}, true, true
+		w.altReturn = entry.HistorySize + entry.AltSavedY
 	}
 	w.notePrompt()
 	return nil
@@ -724,16 +728,21 @@ func (w *textWait) check(ctx context.Context) (done bool) {
 	if err == nil && w.onScreen {
 		// Back from the alternate screen: the normal screen is as the
 		// program found it, and what is new starts from the cursor the
-		// wait kept. A wait that began on the alternate screen kept no
-		// place in the normal one: what is new starts at its first look
-		// there (what the program printed on leaving, before that look,
-		// is not told apart from what was there).
+		// wait kept, or for a wait that began on the alternate screen,
+		// the row the cursor came back to.
 		w.screen, w.onScreen = nil, false
 		if w.altStart {
-			w.altStart, w.shown = false, true
-			w.cur, w.current = cursorAfter(w.srv, l, nil), currentText(l)
-			w.res.Current = currentLines(l)
-			return false
+			// New are the lines from the row the normal screen's cursor
+			// came back to (what the program printed as it left, and
+			// after).
+			w.altStart, w.shown, w.first = false, true, false
+			fin := l.Finished()
+			k := 0
+			for k < len(fin) && fin[k].First < w.altReturn {
+				k++
+			}
+			w.cur, w.given = cursorThrough(w.srv, l, fin[:k], nil), nil
+			newLines = fin[k:]
 		}
 	}
 	if err != nil {

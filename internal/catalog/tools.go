@@ -57,7 +57,7 @@ var (
 		Description: "Or an RE2 regex."}
 	pWaitStop = Param{Name: "stop", Type: "array", Sink: SinkPattern, Stdin: "stop",
 		Description: "Texts that end it early."}
-	pWaitQuiet = Param{Name: "wait_quiet_ms", Type: "integer", Minimum: num(1), Sink: SinkBound, Flag: "wait-quiet",
+	pWaitQuiet = Param{Name: "wait_quiet_ms", Type: "integer", Minimum: num(1), Maximum: num(3600000), Sink: SinkBound, Flag: "wait-quiet",
 		Description: "Or until quiet this long."}
 	pWaitUntil = Param{Name: "wait_until", Type: "string", Enum: []string{"input", "exit", "bell"}, Sink: SinkBound,
 		Switch:      map[string]string{"input": "wait-input", "exit": "wait-exit", "bell": "wait-bell"},
@@ -176,14 +176,14 @@ var tools = sync.OnceValue(func() []Tool {
 		}.inspect(),
 		Tool{
 			Name: "wait_for_text", Title: "Wait for text", Command: "wait",
-			Summary: "Waits until a pane shows text or a regex match, goes quiet, waits for input, exits or rings, whichever first: for output you did not start. outcome says which (present_at_entry: already shown; see new_only). Typed command lines count. After your own input use the wait of send_keys or paste_text; for your commands run_shell_command.",
+			Summary: "Waits until a pane shows text or a regex match, goes quiet, waits for input, exits or rings, whichever first: for output you did not start. outcome says which (present_at_entry: already shown). Typed command lines count. After your own input use the wait of send_keys or paste_text; for your commands run_shell_command.",
 			Params: []Param{
 				target(true, aPane),
 				{Name: "text", Type: "string", Payload: true, Sink: SinkPattern, Stdin: "text", Description: "Plain text, or give regex."},
 				{Name: "regex", Type: "string", Sink: SinkPattern, Stdin: "regex", Description: "RE2 regex, instead of text."},
-				{Name: "quiet_ms", Type: "integer", Minimum: num(1), Sink: SinkBound, Flag: "quiet", Description: "Or until quiet this long."},
+				{Name: "quiet_ms", Type: "integer", Minimum: num(1), Maximum: num(3600000), Sink: SinkBound, Flag: "quiet", Description: "Or until quiet this long."},
 				{Name: "until", Type: "string", Enum: []string{"input", "exit", "bell"}, Sink: SinkBound, Switch: map[string]string{"input": "input", "exit": "exit", "bell": "bell"},
-					Description: "Or until it waits for input, exits (or the shell prompt returns) or rings."},
+					Description: "Or until it waits for input, exits or rings."},
 				{Name: "stop", Type: "array", Sink: SinkPattern, Stdin: "stop", Description: "Texts that end it early (stopped)."},
 				{Name: "new_only", Type: "boolean", Sink: SinkBound, Flag: "new-only", Description: "Ignore matches already shown."},
 				{Name: "cursor", Type: "string", Sink: SinkCursor, Flag: "cursor", Description: "A capture_since cursor: output after it is new."},

@@ -152,6 +152,11 @@ func inputWait(x *call, cl *client.Client) (*client.WaitOptions, error) {
 	if err != nil {
 		return nil, err
 	}
+	for _, s := range stops {
+		if err := client.CheckWaitPattern("--stop", s); err != nil {
+			return nil, err
+		}
+	}
 	switch {
 	case text == "" && pattern == "" && !moments:
 		if x.IsSet("timeout") || len(stops) > 0 {
@@ -167,11 +172,6 @@ func inputWait(x *call, cl *client.Client) (*client.WaitOptions, error) {
 	}
 	if err := client.CheckWaitPattern("--wait-regex", pattern); err != nil {
 		return nil, err
-	}
-	for _, s := range stops {
-		if err := client.CheckWaitPattern("--stop", s); err != nil {
-			return nil, err
-		}
 	}
 	if pattern != "" {
 		if o.Regex, err = client.CompileRegex(pattern, false); err != nil {

@@ -160,7 +160,7 @@ func waitCmd(env *Env) *cli.Command {
 			"first and pass it with --cursor: what the pane printed after it counts as new even if it is\n" +
 			"already on screen when the wait begins, so a fast answer is not missed.\n\n" +
 			"Examples:\n   tmx wait --text 'Listening on' --timeout 60 web\n   tmx wait --regex 'tests? (passed|failed)' --stop 'panic:' %4\n" +
-			"   tmx wait --text 'Ready on' --exit web      # ends at once if the server crashed\n   tmx wait --quiet 2000 --timeout 60 build\n" +
+			"   tmx wait --text 'Listening on' --exit web    # or when the server exits\n   tmx wait --quiet 2000 --timeout 60 work:logs\n" +
 			"   c=$(tmx since --json --from-now py | jq -r .cursor); tmx type --enter py -- '6*7'\n   tmx wait --regex '^>>>$' --cursor \"$c\" py",
 		Category: catInspect,
 		Flags: append([]cli.Flag{
@@ -205,7 +205,7 @@ func waitCmd(env *Env) *cli.Command {
 			}
 			switch {
 			case text == "" && pattern == "" && !moments:
-				return tmxerr.New(tmxerr.Usage, "nothing to wait for", "").WithFix("wait_what")
+				return tmxerr.New(tmxerr.Usage, "nothing to wait for: give --text or --regex, or a moment", "").WithFix("wait_what")
 			case text != "" && pattern != "":
 				return tmxerr.New(tmxerr.Usage, "a text and a --regex exclude each other", "give one of them")
 			case o.NewOnly && o.Cursor != "":

@@ -91,10 +91,10 @@ func TestWaitMoments(t *testing.T) {
 	// ends when the shell's prompt comes back (exit 0: --exit was asked),
 	// or at once when it is back already.
 	mustJSON(t, srv, 0, "type", "--enter", pane, "--", "clear; sleep 1; echo crash; false")
-	for range 2 {
-		w := mustJSON(t, srv, 0, "wait", "--text", "Ready on", "--exit", "--timeout", "60", pane)
-		if w["outcome"] != "exited" {
-			t.Errorf("exit: %v", w)
+	for i := range 2 {
+		r := tmx(t, srv, "", "--json", "wait", "--text", "Ready on", "--exit", "--timeout", "20", pane)
+		if w := r.doc(t); r.code != 0 || w["outcome"] != "exited" {
+			t.Errorf("exit %d: %d %v\nscreen:\n%s", i, r.code, w, srv.Capture(pane))
 		}
 	}
 }
