@@ -33,7 +33,7 @@ type Look struct {
 	// (alternate_saved_y, tmux(1) FORMATS).
 	AltSavedY int
 	InMode    bool
-	Dead         bool
+	Dead      bool
 	// From is the relative row the capture starts at (tmux's -S: 0 is the
 	// top of the screen, negative rows are history), clamped to the
 	// oldest history row.
