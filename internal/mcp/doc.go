@@ -23,9 +23,13 @@
 //     tools/list, tools/call, resources/list, resources/templates/list and
 //     resources/read. Results carry resultType, _meta serverInfo and, where
 //     cacheable, ttlMs and cacheScope. Another version in _meta gets
-//     UnsupportedProtocolVersionError (-32022) listing what is supported.
+//     UnsupportedProtocolVersionError (-32022) listing what server/discover
+//     lists.
 //   - initialize selects the handshake era for the process and negotiates
 //     2025-11-25, 2025-06-18, 2025-03-26 or 2024-11-05 ([ProtocolVersions]).
+//     It needs protocolVersion, capabilities and clientInfo (else -32602);
+//     one without protocolVersion whose _meta names 2026-07-28 is a
+//     request of that revision, which has no initialize (-32601).
 //     Before it, requests of the handshake era other than ping and
 //     server/discover are refused.
 //   - JSON-RPC batches are accepted, and answered with one array, only in a

@@ -325,6 +325,12 @@ func decodeParams(msg *Message, p *params) *rpcErr {
 	return nil
 }
 
+// isNull says whether raw is JSON null (or absent).
+func isNull(raw json.RawMessage) bool {
+	raw = bytes.TrimSpace(raw)
+	return len(raw) == 0 || string(raw) == "null"
+}
+
 func hasParams(msg *Message) bool {
 	return len(msg.Params) > 0 && string(msg.Params) != "null"
 }
@@ -336,9 +342,14 @@ func hasParams(msg *Message) bool {
 // supported) and carry clientCapabilities (else -32602), per MCP
 // 2026-07-28 basic/index, "Per-request protocol fields". Any other request
 // belongs to the initialize era.
+//
+// An initialize with params.protocolVersion selects the initialize era;
+// one without it whose _meta names a protocol version is a request of
+// that version like any other, and so gets -32601 in 2026-07-28, which
+// has no initialize, and never starts a handshake-era session.
 func (s *Server) eraOf(msg *Message, p *params) (era, *rpcErr) {
 	raw, ok := p.Meta[metaProtocolVersion]
-	if msg.Method == "initialize" || !ok {
+	if !ok || msg.Method == "initialize" && len(p.ProtocolVersion) > 0 {
 		return era{}, nil
 	}
 	var v string
@@ -347,7 +358,7 @@ func (s *Server) eraOf(msg *Message, p *params) (era, *rpcErr) {
 	}
 	if !slices.Contains(ModernVersions, v) {
 		return era{}, &rpcErr{code: codeUnsupportedProtocolVersion, msg: "Unsupported protocol version",
-			data: map[string]any{"supported": allVersions(), "requested": v}}
+			data: map[string]any{"supported": ModernVersions, "requested": v}}
 	}
 	if caps := bytes.TrimSpace(p.Meta[metaClientCapabilities]); len(caps) == 0 || caps[0] != '{' {
 		return era{}, rpcError(jsonrpc2.CodeInvalidParams, "a %s request needs _meta %s, an object (empty when the client has none)", v, metaClientCapabilities)
@@ -457,9 +468,17 @@ func (s *Server) initialize(msg *Message, p *params) ([]byte, *rpcErr) {
 	if !hasParams(msg) {
 		return nil, rpcError(jsonrpc2.CodeInvalidParams, "initialize needs params")
 	}
-	var requested string // absent: the newest
-	if len(p.ProtocolVersion) > 0 && json.Unmarshal(p.ProtocolVersion, &requested) != nil {
+	var requested string
+	if json.Unmarshal(p.ProtocolVersion, &requested) != nil || isNull(p.ProtocolVersion) {
 		return nil, rpcError(jsonrpc2.CodeInvalidParams, "initialize needs params.protocolVersion, a string such as %q", ProtocolVersions[0])
+	}
+	for _, f := range []struct {
+		name string
+		raw  json.RawMessage
+	}{{"capabilities", p.Capabilities}, {"clientInfo", p.ClientInfo}} {
+		if v := bytes.TrimSpace(f.raw); len(v) == 0 || v[0] != '{' {
+			return nil, rpcError(jsonrpc2.CodeInvalidParams, "initialize needs params.%s, an object (MCP 2025-11-25, InitializeRequestParams)", f.name)
+		}
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
