@@ -69,6 +69,9 @@ type params struct {
 	URI json.RawMessage `json:"uri"`
 	// notifications/cancelled
 	RequestID json.RawMessage `json:"requestId"`
+	// tools/call as a task (MCP 2025-11-25), and the tasks/* methods
+	Task   json.RawMessage `json:"task"`
+	TaskID json.RawMessage `json:"taskId"`
 }
 
 type implementation struct {

@@ -9,6 +9,7 @@ import (
 	"log"
 	"runtime/debug"
 	"slices"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -61,6 +62,11 @@ type Config struct {
 	// runs get their own timeout plus a margin instead. Time spent queued
 	// for a slot does not count.
 	CallDeadline time.Duration
+	// MaxActiveTasks, MaxKeptTasks and TaskTTL bound the tasks (zero:
+	// DefaultMaxActiveTasks, DefaultMaxKeptTasks, DefaultTaskTTL; see
+	// tasks.go).
+	MaxActiveTasks, MaxKeptTasks int
+	TaskTTL                      time.Duration
 	// TeardownGuard, when set, is added to the environment of the tmx
 	// children of teardown tools that are served only by default, so that
 	// each of those calls checks the server is the one tmx started
@@ -79,6 +85,8 @@ type Server struct {
 	queued    atomic.Int64
 	audit     *auditLog
 	run       serverRun // the server run the client's ids come from
+	tasks     *taskStore
+	keySaved  sync.Once // the cursor key is kept for run tasks (taskrevive.go)
 
 	// modernTail and cacheTail are the members a 2026-07-28 result adds:
 	// resultType and _meta serverInfo, and for a cacheable result also
@@ -141,10 +149,19 @@ func NewServer(cfg Config) (*Server, error) {
 	if cfg.Log == nil {
 		cfg.Log = io.Discard
 	}
+	if cfg.MaxActiveTasks == 0 {
+		cfg.MaxActiveTasks = DefaultMaxActiveTasks
+	}
+	if cfg.MaxKeptTasks == 0 {
+		cfg.MaxKeptTasks = DefaultMaxKeptTasks
+	}
+	if cfg.TaskTTL == 0 {
+		cfg.TaskTTL = DefaultTaskTTL
+	}
 	s := &Server{
 		cfg: cfg, schemas: map[string]*jsonschema.Resolved{}, tools: map[string]*catalog.Tool{},
 		sem: make(chan struct{}, cfg.MaxConcurrent), calls: map[jsonrpc2.ID]*inflight{},
-		audit: &auditLog{w: cfg.Audit},
+		audit: &auditLog{w: cfg.Audit}, tasks: newTaskStore(cfg.MaxActiveTasks, cfg.MaxKeptTasks, cfg.TaskTTL),
 	}
 	list, err := ToolsList(cfg.Surface)
 	if err != nil {
@@ -194,7 +211,7 @@ func ToolsList(surface *catalog.Surface) ([]json.RawMessage, error) {
 		if err != nil {
 			return nil, err
 		}
-		out = append(out, e)
+		out = append(out, withTaskSupport(t, e))
 	}
 	return out, nil
 }
@@ -275,8 +292,23 @@ func (s *Server) Handle(_ context.Context, _ *jsonrpc2.Conn, req *jsonrpc2.Reque
 		s.replyError(msg, rerr)
 		return
 	}
+	if strings.HasPrefix(msg.Method, "tasks/") {
+		s.handleTask(msg, &p, e)
+		return
+	}
 	if msg.Method == "tools/call" && (e.modern || s.isInitialized()) {
-		s.startCall(msg, &p, e)
+		asTask, ttl, terr := s.taskRequest(msg, &p, e)
+		switch {
+		case terr != nil:
+			var name string
+			json.Unmarshal(p.Name, &name)
+			s.audit.write(auditRecord{Tool: cut(name), RequestID: msg.ClientID, Outcome: "refused", ErrorCode: "invalid_params"})
+			s.replyError(msg, terr)
+		case asTask:
+			s.startTask(msg, &p, e, ttl)
+		default:
+			s.startCall(msg, &p, e)
+		}
 		return
 	}
 	res, cacheable, rerr := s.inline(msg, &p, e)
@@ -378,7 +410,7 @@ func (s *Server) inline(msg *Message, p *params, e era) ([]byte, bool, *rpcErr) 
 	if e.modern {
 		switch msg.Method {
 		case "server/discover":
-			b, err := encodeJSON(discoverResult{SupportedVersions: ModernVersions, Capabilities: s.capabilities(), Instructions: Instructions})
+			b, err := encodeJSON(discoverResult{SupportedVersions: ModernVersions, Capabilities: s.capabilities(e.version), Instructions: Instructions})
 			return b, true, internalErr(err)
 		case "tools/list", "resources/list", "resources/templates/list", "resources/read":
 			b, err := s.read(msg, p, e)
@@ -417,12 +449,21 @@ func internalErr(err error) *rpcErr {
 	return rpcError(jsonrpc2.CodeInternalError, "internal error: %v", err)
 }
 
-// capabilities are the server capabilities, the same in both eras.
-func (s *Server) capabilities() map[string]any {
-	return map[string]any{
+// capabilities are the server capabilities in protocol version v: tools
+// and resources, and tasks where v has them (2025-11-25: tasks with list,
+// cancel and tools/call; 2026-07-28: the extension io.modelcontextprotocol/tasks).
+func (s *Server) capabilities(v string) map[string]any {
+	c := map[string]any{
 		"tools":     map[string]any{"listChanged": false},
 		"resources": map[string]any{"subscribe": false, "listChanged": false},
 	}
+	switch {
+	case v == tasksVersion:
+		c["tasks"] = map[string]any{"list": map[string]any{}, "cancel": map[string]any{}, "requests": map[string]any{"tools": map[string]any{"call": map[string]any{}}}}
+	case slices.Contains(ModernVersions, v):
+		c["extensions"] = map[string]any{extTasks: map[string]any{}}
+	}
+	return c
 }
 
 // read answers the listing and reading requests, which both eras share.
@@ -491,7 +532,7 @@ func (s *Server) initialize(msg *Message, p *params) ([]byte, *rpcErr) {
 	}
 	s.initialized, s.version = true, version
 	b, err := encodeJSON(initializeResult{
-		ProtocolVersion: version, Capabilities: s.capabilities(),
+		ProtocolVersion: version, Capabilities: s.capabilities(version),
 		ServerInfo: s.serverInfo(), Instructions: Instructions,
 	})
 	return b, internalErr(err)
