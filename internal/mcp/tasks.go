@@ -413,8 +413,10 @@ func (s *Server) runTaskCall(t *task, msg *Message, p *params) {
 			}()
 			res, rerr = s.callTool(ctx, msg, p)
 		}()
-		s.markReady(t, "")
+		// A task that ended before it was announced is put in the store
+		// ended: a 2026-07-28 call is then answered with its result.
 		s.tasks.finish(t, res, rerr)
+		s.markReady(t, "")
 		s.notifyTask(t)
 	}()
 }
@@ -661,8 +663,6 @@ func (s *Server) runTask(ctx context.Context, t *task, tool *catalog.Tool, obj m
 				s.saveTaskKey(resume)
 			}
 			s.markReady(t, runTaskPrefix+resume)
-		} else {
-			s.markReady(t, "")
 		}
 		if ctx.Err() != nil {
 			if t.pane != "" && (o.cancelled || doc.Get("timed_out").Bool()) {
