@@ -74,6 +74,22 @@
 // _meta.progressToken (a string or an integer) get notifications/progress
 // every second.
 //
+// # Tasks
+//
+// The tools that wait (run_shell_command, wait_for_text,
+// wait_for_channel, send_keys and paste_text) run as tasks for a client
+// that asks: params.task on tools/call in a 2025-11-25 session, or the
+// extension io.modelcontextprotocol/tasks in a 2026-07-28 request's
+// client capabilities. A task runs the tmx children of the call in the
+// background, under the same limits and audit, and is followed with
+// tasks/get, tasks/result, tasks/list and tasks/cancel (2025-11-25) or
+// tasks/get, tasks/update and tasks/cancel (2026-07-28). A run task waits
+// in steps resumed by the run's token, which its id carries, so a later
+// tmx-mcp can finish it; its cancellation interrupts the command. The
+// store is bounded (16 working, 256 kept, one hour). See tasks.go and
+// taskrevive.go. Other clients are served as before: the call blocks up
+// to its timeout and a run returns a resume token.
+//
 // # Errors
 //
 // Protocol faults are JSON-RPC errors: unknown methods -32601, malformed

@@ -173,6 +173,10 @@ func NewServer(cfg Config) (*Server, error) {
 	for _, t := range cfg.Surface.Tools {
 		s.tools[t.Name] = t
 	}
+	if cfg.Capabilities, err = withTaskBounds(cfg.Capabilities, cfg.Surface, cfg.MaxActiveTasks, cfg.MaxKeptTasks, cfg.TaskTTL); err != nil {
+		return nil, err
+	}
+	s.cfg.Capabilities = cfg.Capabilities
 	info, err := encodeJSON(map[string]any{metaServerInfo: s.serverInfo()})
 	if err != nil {
 		return nil, err

@@ -42,8 +42,8 @@ import (
 // running when the time is up is a timed_out result with its resume
 // token, as a call's is. Other tools run once, with the timeout of a call.
 
-// Bounds of the task store, each given in tmux://capabilities and
-// docs/mcp.md.
+// Bounds of the task store, each given in tmux://capabilities (tasks) and
+// docs/hosts.md.
 const (
 	// DefaultMaxActiveTasks bounds the tasks working at once; a task
 	// asked for beyond it ends at once with the error busy.
@@ -742,4 +742,42 @@ func withTaskSupport(t *catalog.Tool, e json.RawMessage) json.RawMessage {
 		return e
 	}
 	return slices.Concat(e[:len(e)-1], []byte(`,"execution":{"taskSupport":"optional"}}`))
+}
+
+// taskBounds is the tasks member of tmux://capabilities: the tools that
+// run as tasks and the bounds of the store.
+type taskBounds struct {
+	Tools          []string `json:"tools"`
+	MaxActive      int      `json:"max_active"`
+	MaxKept        int      `json:"max_kept"`
+	TTLSeconds     int      `json:"ttl_seconds"`
+	PollIntervalMS int64    `json:"poll_interval_ms"`
+	// RunFirstStepSeconds bounds a run task's first wait; later ones
+	// are the wait ceiling (limits).
+	RunFirstStepSeconds int `json:"run_first_step_seconds"`
+}
+
+// withTaskBounds adds the tasks member to the capabilities document doc
+// (a JSON object), for the tools of surface that wait.
+func withTaskBounds(doc []byte, surface *catalog.Surface, active, kept int, ttl time.Duration) ([]byte, error) {
+	doc = bytes.TrimSpace(doc)
+	if len(doc) < 2 || doc[len(doc)-1] != '}' {
+		return doc, nil
+	}
+	b := taskBounds{Tools: []string{}, MaxActive: active, MaxKept: kept, TTLSeconds: int(ttl.Seconds()),
+		PollIntervalMS: taskPollInterval.Milliseconds(), RunFirstStepSeconds: int(taskFirstStep.Seconds())}
+	for _, t := range surface.Tools {
+		if t.Waits {
+			b.Tools = append(b.Tools, t.Name)
+		}
+	}
+	m, err := encodeJSON(b)
+	if err != nil {
+		return nil, err
+	}
+	sep := []byte(",")
+	if bytes.Equal(bytes.Join(bytes.Fields(doc), nil), []byte("{}")) {
+		sep = nil
+	}
+	return slices.Concat(doc[:len(doc)-1], sep, []byte(`"tasks":`), m, []byte("}")), nil
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -285,6 +286,21 @@ func TestTaskWaitAndRefusals(t *testing.T) {
 		if r := c.request(x.method, x.params); errCode(r) != -32602 {
 			t.Errorf("%s: %v", x.what, r)
 		}
+	}
+
+	res = result(t, c.request("resources/read", `{"uri":"tmux://capabilities"}`))
+	var caps struct {
+		Tasks struct {
+			Tools      []string `json:"tools"`
+			MaxActive  int      `json:"max_active"`
+			MaxKept    int      `json:"max_kept"`
+			TTLSeconds int      `json:"ttl_seconds"`
+		} `json:"tasks"`
+	}
+	text := res["contents"].([]any)[0].(map[string]any)["text"].(string)
+	if err := json.Unmarshal([]byte(text), &caps); err != nil || caps.Tasks.MaxActive != 16 || caps.Tasks.MaxKept != 256 || caps.Tasks.TTLSeconds != 3600 ||
+		!slices.Contains(caps.Tasks.Tools, "run_shell_command") || slices.Contains(caps.Tasks.Tools, "list_panes") {
+		t.Errorf("tmux://capabilities tasks: %+v (%v)", caps.Tasks, err)
 	}
 
 	old := startTaskClient(t, srv, "2025-06-18")
