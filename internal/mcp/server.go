@@ -86,7 +86,6 @@ type Server struct {
 	audit     *auditLog
 	run       serverRun // the server run the client's ids come from
 	tasks     *taskStore
-	keySaved  sync.Once // the cursor key is kept for run tasks (taskrevive.go)
 
 	// modernTail and cacheTail are the members a 2026-07-28 result adds:
 	// resultType and _meta serverInfo, and for a cacheable result also

@@ -62,31 +62,32 @@ func (s *Server) taskKeysDir() (string, error) {
 	return dir, nil
 }
 
-// saveTaskKey keeps the key that signed a run task's token, once per
-// process, and removes keys older than the longest task lifetime.
-func (s *Server) saveTaskKey(token string) {
+// saveTaskKey keeps key, the key that signed a run task's token, and
+// marks it used now (its file's time); it removes keys unused for longer
+// than a task lives.
+func (s *Server) saveTaskKey(token, key string) {
 	id, ok := runTokenKeyID(token)
-	key := s.cursorKey()
 	if !ok || key == "" {
 		return
 	}
-	s.keySaved.Do(func() {
-		dir, err := s.taskKeysDir()
-		if err != nil {
-			return
+	dir, err := s.taskKeysDir()
+	if err != nil {
+		return
+	}
+	path := filepath.Join(dir, id)
+	if f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600); err == nil {
+		f.WriteString(key)
+		f.Close()
+	} else {
+		now := time.Now()
+		os.Chtimes(path, now, now)
+	}
+	entries, _ := os.ReadDir(dir)
+	for _, e := range entries {
+		if info, err := e.Info(); err == nil && e.Name() != id && time.Since(info.ModTime()) > DefaultTaskTTL+taskLinger {
+			os.Remove(filepath.Join(dir, e.Name()))
 		}
-		path := filepath.Join(dir, id)
-		if f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600); err == nil {
-			f.WriteString(key)
-			f.Close()
-		}
-		entries, _ := os.ReadDir(dir)
-		for _, e := range entries {
-			if info, err := e.Info(); err == nil && e.Name() != id && time.Since(info.ModTime()) > DefaultTaskTTL+taskLinger {
-				os.Remove(filepath.Join(dir, e.Name()))
-			}
-		}
-	})
+	}
 }
 
 // revive returns the task of an earlier tmx-mcp named by id, when it is a
@@ -116,6 +117,7 @@ func (s *Server) revive(id string, e era) *task {
 	now := time.Now()
 	t := &task{tool: "run_shell_command", modern: e.modern, created: now, updated: now, ttl: s.tasks.ttl,
 		done: make(chan struct{}), ready: make(chan struct{}), resume: token, key: strings.TrimSpace(string(key))}
+	s.saveTaskKey(token, t.key)
 	s.markReady(t, id)
 	args, _ := json.Marshal(map[string]any{"name": "run_shell_command", "arguments": map[string]any{"resume": token}})
 	msg := &Message{Method: "tools/call", Params: args, ClientID: json.RawMessage(strconv.Quote("revived " + id[:min(len(id), 40)]))}

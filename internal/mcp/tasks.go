@@ -619,7 +619,15 @@ func (s *Server) listTasks(msg *Message, p *params, reply func(any)) {
 // tasks), anything else once.
 func (s *Server) runTask(ctx context.Context, t *task, tool *catalog.Tool, obj map[string]any, token json.RawMessage) outcome {
 	if tool.Name != "run_shell_command" {
-		s.markReady(t, "")
+		// A 2025-11-25 client asked for the task: it is announced at once.
+		// In 2026-07-28 it is the server's choice: a call that ends within
+		// the first step is answered as a call.
+		if !t.modern {
+			s.markReady(t, "")
+			return s.runTool(ctx, tool, obj, token)
+		}
+		timer := time.AfterFunc(taskFirstStep, func() { s.markReady(t, "") })
+		defer timer.Stop()
 		return s.runTool(ctx, tool, obj, token)
 	}
 	budget := t.ttl
@@ -660,12 +668,22 @@ func (s *Server) runTask(ctx context.Context, t *task, tool *catalog.Tool, obj m
 			}
 			s.tasks.mu.Unlock()
 			if step == 0 {
-				s.saveTaskKey(resume)
+				key := t.key
+				if key == "" {
+					key = s.cursorKey()
+				}
+				s.saveTaskKey(resume, key)
 			}
 			s.markReady(t, runTaskPrefix+resume)
 		}
 		if ctx.Err() != nil {
-			if t.pane != "" && (o.cancelled || doc.Get("timed_out").Bool()) {
+			// Cancelled by tasks/cancel: the command goes too. Ended with
+			// tmx-mcp: the command goes on, and the next tmx-mcp can
+			// finish the task.
+			s.tasks.mu.Lock()
+			cancelled := t.canceled
+			s.tasks.mu.Unlock()
+			if cancelled && t.pane != "" && (o.cancelled || doc.Get("timed_out").Bool()) {
 				s.interrupt(t)
 			}
 			return outcome{cancelled: true}

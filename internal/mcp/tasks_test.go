@@ -392,9 +392,9 @@ func TestTaskModern(t *testing.T) {
 	}
 }
 
-// A run task outlives its tmx-mcp: killed with SIGKILL while the run
-// goes on, the next tmx-mcp finds the task by its id and finishes it
-// with the run's result.
+// A run task outlives its tmx-mcp: ended by its host or killed with
+// SIGKILL while the run goes on, the next tmx-mcp finds the task by its id
+// and finishes it with the run's result.
 func TestTaskSurvivesRestart(t *testing.T) {
 	t.Parallel()
 	srv := tmuxtest.New(t)
@@ -405,12 +405,20 @@ func TestTaskSurvivesRestart(t *testing.T) {
 	r := first.request("tools/call", `{"name":"run_shell_command","arguments":`+string(args)+`,"task":{}}`)
 	id := result(t, r)["task"].(map[string]any)["taskId"].(string)
 	idJSON, _ := json.Marshal(id)
-	first.cmd.Process.Kill()
+	// Ended by its host (stdin closed), then killed: each next tmx-mcp
+	// takes the task up.
+	first.stdin.Close()
 	<-first.done
+	second := startTaskClient(t, srv, "2025-11-25", "TMX_WAIT_MAX_SECONDS=1")
+	if g := result(t, second.request("tasks/get", `{"taskId":`+string(idJSON)+`}`)); g["status"] != "working" || g["taskId"] != id {
+		t.Fatalf("tasks/get after a shutdown: %v", g)
+	}
+	second.cmd.Process.Kill()
+	<-second.done
 
 	next := startTaskClient(t, srv, "2025-11-25", "TMX_WAIT_MAX_SECONDS=1")
 	if g := result(t, next.request("tasks/get", `{"taskId":`+string(idJSON)+`}`)); g["status"] != "working" || g["taskId"] != id {
-		t.Fatalf("tasks/get in the next tmx-mcp: %v", g)
+		t.Fatalf("tasks/get after a kill: %v", g)
 	}
 	os.WriteFile(flag, nil, 0o600)
 	res := result(t, next.request("tasks/result", `{"taskId":`+string(idJSON)+`}`))
