@@ -689,6 +689,12 @@ func (s *Server) runTask(ctx context.Context, t *task, tool *catalog.Tool, obj m
 			return outcome{cancelled: true}
 		}
 		if o.code != "" || o.cancelled || !doc.Get("timed_out").Bool() || resume == "" || time.Since(began) >= budget {
+			if step > 0 && o.code == "" && !o.cancelled {
+				// The last step's document, which tells its own wait: the
+				// task's is what the caller asked.
+				o.doc = setNumber(o.doc, "duration_ms", strconv.FormatInt(time.Since(began).Milliseconds(), 10))
+				o.doc = setNumber(o.doc, "effective_timeout_seconds", strconv.FormatFloat(budget.Seconds(), 'f', -1, 64))
+			}
 			return o
 		}
 		args = map[string]any{"resume": resume}
@@ -798,4 +804,14 @@ func withTaskBounds(doc []byte, surface *catalog.Surface, active, kept int, ttl 
 		sep = nil
 	}
 	return slices.Concat(doc[:len(doc)-1], sep, []byte(`"tasks":`), m, []byte("}")), nil
+}
+
+// setNumber replaces the value of doc's top-level member key, when it is a
+// number, by v (a JSON number), leaving the rest of doc as it is.
+func setNumber(doc []byte, key, v string) []byte {
+	r := gjson.GetBytes(doc, gjson.Escape(key))
+	if r.Type != gjson.Number || r.Index <= 0 || r.Index+len(r.Raw) > len(doc) {
+		return doc
+	}
+	return slices.Concat(doc[:r.Index], []byte(v), doc[r.Index+len(r.Raw):])
 }

@@ -1,9 +1,11 @@
 package mcp_test
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -183,6 +185,10 @@ func TestTaskRun(t *testing.T) {
 	doc, _ := res["structuredContent"].(map[string]any)
 	if res["isError"] != false || doc["exit_status"] != float64(0) || !strings.Contains(fmt.Sprint(doc["output"]), "finished") {
 		t.Errorf("tasks/result: %v", res)
+	}
+	// The run's wait, not its last step's.
+	if ms, _ := doc["duration_ms"].(float64); ms < 3000 || doc["effective_timeout_seconds"] != float64(600) { // the ttl asked
+		t.Errorf("tasks/result: duration_ms %v, effective_timeout_seconds %v", doc["duration_ms"], doc["effective_timeout_seconds"])
 	}
 	if rel, _ := res["_meta"].(map[string]any)["io.modelcontextprotocol/related-task"].(map[string]any); rel["taskId"] != id {
 		t.Errorf("tasks/result has no related-task: %v", res["_meta"])
@@ -424,5 +430,98 @@ func TestTaskSurvivesRestart(t *testing.T) {
 	res := result(t, next.request("tasks/result", `{"taskId":`+string(idJSON)+`}`))
 	if doc, _ := res["structuredContent"].(map[string]any); doc["exit_status"] != float64(0) || !strings.Contains(fmt.Sprint(doc["output"]), "finished") {
 		t.Errorf("the run's result in the next tmx-mcp: %v", res)
+	}
+}
+
+// The TypeScript SDK's task API (@modelcontextprotocol/sdk, its
+// experimental tasks client, 1.32.2 and later) against tmx-mcp in MCP
+// 2025-11-25: a run that outlasts the client's request timeout is created,
+// polled and fetched as a task, with progress; another is cancelled, and
+// the task says cancelled. It needs node, and TMX_TS_SDK naming a
+// directory whose node_modules holds the SDK (npm install
+// @modelcontextprotocol/sdk there; .ci/run does).
+func TestTaskTypeScriptSDK(t *testing.T) {
+	node, err := exec.LookPath("node")
+	sdkDir := os.Getenv("TMX_TS_SDK")
+	if err != nil || sdkDir == "" {
+		t.Skip("needs node and TMX_TS_SDK, a directory with node_modules/@modelcontextprotocol/sdk")
+	}
+	if _, err := os.Stat(filepath.Join(sdkDir, "node_modules", "@modelcontextprotocol", "sdk", "package.json")); err != nil {
+		t.Fatalf("TMX_TS_SDK=%s holds no node_modules/@modelcontextprotocol/sdk: %v", sdkDir, err)
+	}
+	t.Parallel()
+	srv := tmuxtest.New(t)
+	pane := srv.NewPane("s", "bash", 80, 20)
+	dir := t.TempDir()
+	script, err := os.ReadFile(filepath.Join("testdata", "tssdk", "tasks.mjs"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "tasks.mjs"), script, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(filepath.Join(sdkDir, "node_modules"), filepath.Join(dir, "node_modules")); err != nil {
+		t.Fatal(err)
+	}
+	serverEnv := map[string]string{"TMX_TEST_MAIN": "tmx-mcp", "TMX_WAIT_MAX_SECONDS": "1"}
+	for _, kv := range srv.Env {
+		k, v, _ := strings.Cut(kv, "=")
+		serverEnv[k] = v
+	}
+	envJSON, _ := json.Marshal(serverEnv)
+	ctx, cancel := context.WithTimeout(context.Background(), tmuxtest.Patience(120*time.Second))
+	defer cancel()
+	cmd := exec.CommandContext(ctx, node, filepath.Join(dir, "tasks.mjs"))
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "TMX_MCP_CMD="+os.Args[0], "TMX_MCP_ENV="+string(envJSON), "PANE="+pane,
+		"FLAG="+filepath.Join(dir, "done"), "CLIENT_TIMEOUT_MS=1500")
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	stdout, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("node: %v\n%s", err, stderr.String())
+	}
+	var out struct {
+		ServerCapabilities map[string]any `json:"serverCapabilities"`
+		TaskSupport        map[string]any `json:"taskSupport"`
+		Run                struct {
+			Created   map[string]any `json:"created"`
+			Statuses  []string       `json:"statuses"`
+			Progress  float64        `json:"progress"`
+			Result    map[string]any `json:"result"`
+			Error     string         `json:"error"`
+			ElapsedMS float64        `json:"elapsedMs"`
+			Final     map[string]any `json:"final"`
+			Listed    bool           `json:"listed"`
+		} `json:"run"`
+		Cancel struct {
+			Created  map[string]any `json:"created"`
+			Reply    map[string]any `json:"reply"`
+			Statuses []string       `json:"statuses"`
+			Error    string         `json:"error"`
+			Final    map[string]any `json:"final"`
+		} `json:"cancel"`
+	}
+	t.Logf("summary: %s", stdout)
+	if err := json.Unmarshal(stdout, &out); err != nil {
+		t.Fatalf("summary %q: %v\n%s", stdout, err, stderr.String())
+	}
+	if out.ServerCapabilities["tasks"] == nil || out.TaskSupport["run_shell_command"] != "optional" || out.TaskSupport["list_panes"] != nil {
+		t.Errorf("capabilities %v, taskSupport %v", out.ServerCapabilities, out.TaskSupport)
+	}
+	run := out.Run
+	id, _ := run.Created["taskId"].(string)
+	doc, _ := run.Result["structuredContent"].(map[string]any)
+	if !strings.HasPrefix(id, "run:") || run.Error != "" || !strings.Contains(fmt.Sprint(doc["output"]), "finished") || doc["exit_status"] != float64(0) {
+		t.Errorf("the run as a task: %+v", run)
+	}
+	if run.ElapsedMS < 3000 || run.Final["status"] != "completed" || !run.Listed || !slices.Contains(run.Statuses, "working") {
+		t.Errorf("the run did not outlast the request timeout as a task: %+v", run)
+	}
+	if run.Progress <= 0 {
+		t.Errorf("no progress reached the SDK: %+v", run)
+	}
+	if out.Cancel.Created == nil || out.Cancel.Reply["status"] != "cancelled" || out.Cancel.Final["status"] != "cancelled" {
+		t.Errorf("the cancelled run: %+v", out.Cancel)
 	}
 }
