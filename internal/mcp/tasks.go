@@ -618,6 +618,11 @@ func (s *Server) listTasks(msg *Message, p *params, reply func(any)) {
 // runTask runs a task's tool: a run in steps (see the package comment on
 // tasks), anything else once.
 func (s *Server) runTask(ctx context.Context, t *task, tool *catalog.Tool, obj map[string]any, token json.RawMessage) outcome {
+	if t.modern {
+		// The 2026-07-28 extension has no progress on tasks, and the
+		// token is the call's, answered once the task is.
+		token = nil
+	}
 	if tool.Name != "run_shell_command" {
 		// A 2025-11-25 client asked for the task: it is announced at once.
 		// In 2026-07-28 it is the server's choice: a call that ends within

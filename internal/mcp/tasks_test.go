@@ -422,7 +422,12 @@ func TestTaskSurvivesRestart(t *testing.T) {
 	second.cmd.Process.Kill()
 	<-second.done
 
-	next := startTaskClient(t, srv, "2025-11-25", "TMX_WAIT_MAX_SECONDS=1")
+	// The next one is asked in 2026-07-28 first, then in 2025-11-25.
+	next := startTaskClient(t, srv, "", "TMX_WAIT_MAX_SECONDS=1")
+	if g := result(t, next.request("tasks/get", `{"taskId":`+string(idJSON)+`,`+taskMeta+`}`)); g["status"] != "working" || g["taskId"] != id || g["resultType"] != "complete" {
+		t.Fatalf("2026-07-28 tasks/get after a kill: %v", g)
+	}
+	result(t, next.request("initialize", `{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"tasks","version":"0"}}`))
 	if g := result(t, next.request("tasks/get", `{"taskId":`+string(idJSON)+`}`)); g["status"] != "working" || g["taskId"] != id {
 		t.Fatalf("tasks/get after a kill: %v", g)
 	}
