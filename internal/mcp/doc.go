@@ -84,8 +84,9 @@
 // background, under the same limits and audit, and is followed with
 // tasks/get, tasks/result, tasks/list and tasks/cancel (2025-11-25) or
 // tasks/get, tasks/update and tasks/cancel (2026-07-28). A run task waits
-// in steps resumed by the run's token, which its id carries, so a later
-// tmx-mcp can finish it; its cancellation interrupts the command. The
+// in steps resumed by the run's token, which it keeps in tmx's private
+// directory, so a later tmx-mcp can finish it; its cancellation
+// interrupts the command. The
 // store is bounded (16 working, 256 kept, one hour). See tasks.go and
 // taskrevive.go. Other clients are served as before: the call blocks up
 // to its timeout and a run returns a resume token.

@@ -36,7 +36,8 @@ import (
 // each, for up to its timeout_seconds, which in a task may pass the
 // ceiling, up to the task's lifetime (absent: the lifetime). Its first
 // step is short ([taskFirstStep]), so the task knows the run's pane and
-// resume token almost at once: its id is "run:" and that token, and its
+// resume token almost at once: it keeps the token for a later tmx-mcp
+// (its id is "run:" and 32 hex digits; see taskrevive.go), and its
 // cancellation interrupts the command (SIGINT to the pane's foreground
 // job, what signal_pane does). Its result is the run's result; one still
 // running when the time is up is a timed_out result with its resume
@@ -66,8 +67,7 @@ const (
 	extTasks = "io.modelcontextprotocol/tasks"
 	// metaRelatedTask ties a message to its task (MCP 2025-11-25).
 	metaRelatedTask = "io.modelcontextprotocol/related-task"
-	// runTaskPrefix starts the id of a run task that holds its resume
-	// token.
+	// runTaskPrefix starts the id of a run task.
 	runTaskPrefix = "run:"
 	// codeMissingCapability is MissingRequiredClientCapabilityError
 	// (MCP 2026-07-28).
@@ -635,6 +635,14 @@ func (s *Server) runTask(ctx context.Context, t *task, tool *catalog.Tool, obj m
 		defer timer.Stop()
 		return s.runTool(ctx, tool, obj, token)
 	}
+	// A run task's id says it is one, for a later tmx-mcp (taskrevive.go).
+	// Announced as the other tools are.
+	if !t.modern {
+		s.markReady(t, newRunTaskID())
+	} else {
+		timer := time.AfterFunc(taskFirstStep, func() { s.markReady(t, newRunTaskID()) })
+		defer timer.Stop()
+	}
 	budget := t.ttl
 	if v, ok := obj["timeout_seconds"].(float64); ok && v > 0 && v < budget.Seconds() {
 		budget = time.Duration(v * float64(time.Second))
@@ -666,20 +674,18 @@ func (s *Server) runTask(ctx context.Context, t *task, tool *catalog.Tool, obj m
 			if target, _ := obj["target"].(string); pane == "" {
 				pane = target
 			}
+			// Kept first, then told: once tasks/get names the pane, a
+			// later tmx-mcp can take the task up.
+			s.markReady(t, newRunTaskID())
+			if t.resume != resume {
+				s.saveRunRecord(t, resume)
+			}
 			s.tasks.mu.Lock()
 			t.resume, t.updated = resume, time.Now()
 			if pane != "" {
 				t.pane = pane
 			}
 			s.tasks.mu.Unlock()
-			if step == 0 {
-				key := t.key
-				if key == "" {
-					key = s.cursorKey()
-				}
-				s.saveTaskKey(resume, key)
-			}
-			s.markReady(t, runTaskPrefix+resume)
 		}
 		if ctx.Err() != nil {
 			// Cancelled by tasks/cancel: the command goes too. Ended with

@@ -161,15 +161,25 @@ func TestTaskRun(t *testing.T) {
 	idJSON, _ := json.Marshal(id)
 	get := func() map[string]any { return result(t, c.request("tasks/get", `{"taskId":`+string(idJSON)+`}`)) }
 
-	// Past the wait ceiling several times over, and progress grows with
-	// the call's token.
+	// The first wait timed out (the task names the pane), and then the
+	// task waited on, past the wait ceiling, progress growing with the
+	// call's token all along.
+	for deadline := time.Now().Add(tmuxtest.Patience(30 * time.Second)); ; time.Sleep(100 * time.Millisecond) {
+		g := get()
+		if g["status"] != "working" || g["taskId"] != id {
+			t.Fatalf("tasks/get while it runs: %v", g)
+		}
+		if strings.Contains(fmt.Sprint(g["statusMessage"]), pane) {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the task never names its pane: %v", g)
+		}
+	}
 	c.await("progress past 3s", 60*time.Second, notification("notifications/progress", func(p map[string]any) bool {
 		v, _ := p["progress"].(float64)
 		return p["progressToken"] == "tok" && v >= 3
 	}))
-	if g := get(); g["status"] != "working" || g["taskId"] != id || !strings.Contains(fmt.Sprint(g["statusMessage"]), pane) {
-		t.Errorf("tasks/get while it runs: %v", g)
-	}
 	listed := false
 	for _, x := range result(t, c.request("tasks/list", `{}`))["tasks"].([]any) {
 		listed = listed || x.(map[string]any)["taskId"] == id
@@ -285,7 +295,8 @@ func TestTaskWaitAndRefusals(t *testing.T) {
 	for _, x := range []struct{ what, method, params string }{
 		{"params.task not an object", "tools/call", `{"name":"wait_for_channel","arguments":{"channel":"x"},"task":7}`},
 		{"unknown task", "tasks/get", `{"taskId":"nosuch"}`},
-		{"a run id of no kept key", "tasks/get", `{"taskId":"run:r1.AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA"}`},
+		{"a run id of no record", "tasks/get", `{"taskId":"run:0123456789abcdef0123456789abcdef"}`},
+		{"a run id that is no file name", "tasks/get", `{"taskId":"run:../../cursor.key"}`},
 		{"no taskId", "tasks/cancel", `{}`},
 		{"bad cursor", "tasks/list", `{"cursor":"nope"}`},
 	} {
@@ -411,6 +422,17 @@ func TestTaskSurvivesRestart(t *testing.T) {
 	r := first.request("tools/call", `{"name":"run_shell_command","arguments":`+string(args)+`,"task":{}}`)
 	id := result(t, r)["task"].(map[string]any)["taskId"].(string)
 	idJSON, _ := json.Marshal(id)
+	// Once tasks/get names the pane, the task is kept for the next
+	// tmx-mcp (before, it would be unknown there).
+	for deadline := time.Now().Add(tmuxtest.Patience(30 * time.Second)); ; time.Sleep(100 * time.Millisecond) {
+		g := result(t, first.request("tasks/get", `{"taskId":`+string(idJSON)+`}`))
+		if strings.Contains(fmt.Sprint(g["statusMessage"]), pane) {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the task never names its pane: %v", g)
+		}
+	}
 	// Ended by its host (stdin closed), then killed: each next tmx-mcp
 	// takes the task up.
 	first.stdin.Close()
