@@ -125,7 +125,8 @@ func (s *Server) revive(id string, e era) *task {
 	}
 	now := time.Now()
 	t := &task{tool: "run_shell_command", modern: e.modern, created: now, updated: now, ttl: s.tasks.ttl,
-		done: make(chan struct{}), ready: make(chan struct{}), resume: rec.Token, key: rec.Key}
+		done: make(chan struct{}), ready: make(chan struct{}), announced: make(chan struct{}), resume: rec.Token, key: rec.Key}
+	close(t.announced) // found by the client's own tasks/get
 	s.markReady(t, id)
 	args, _ := json.Marshal(map[string]any{"name": "run_shell_command", "arguments": map[string]any{"resume": rec.Token}})
 	msg := &Message{Method: "tools/call", Params: args, ClientID: json.RawMessage(strconv.Quote("revived " + id))}

@@ -109,6 +109,9 @@ type task struct {
 	// store.
 	ready     chan struct{}
 	readyOnce sync.Once
+	// announced is closed once the client has been told of the task (or
+	// never will be): status notifications come after.
+	announced chan struct{}
 	// pane and resume are a run task's pane and newest resume token.
 	pane, resume string
 	// key is the cursor key a revived run task's children use.
@@ -347,14 +350,15 @@ func (s *Server) negotiated() string {
 }
 
 // startTask runs a tools/call as a task. The reply (CreateTaskResult) goes
-// out once the task is in the store: at once, or, for a run, after its
-// first step. In 2026-07-28 a task that has ended by then is answered
-// with its result instead, and is not kept.
+// out once the task is in the store: at once in 2025-11-25, whose client
+// asked for a task; in 2026-07-28, where it is the server's choice, after
+// at most [taskFirstStep], and a call that has ended by then is answered
+// with its result instead, its task not kept.
 func (s *Server) startTask(msg *Message, p *params, e era, ttl time.Duration) {
 	now := time.Now()
 	var name string
 	json.Unmarshal(p.Name, &name)
-	t := &task{tool: name, modern: e.modern, created: now, updated: now, ttl: ttl, done: make(chan struct{}), ready: make(chan struct{})}
+	t := &task{tool: name, modern: e.modern, created: now, updated: now, ttl: ttl, done: make(chan struct{}), ready: make(chan struct{}), announced: make(chan struct{})}
 	if !s.tasks.reserve() {
 		b, _ := encodeJSON(errorResult("busy", fmt.Sprintf("tmx-mcp has %d tasks working, its limit", s.tasks.maxActive),
 			"nothing was done; wait for one of them to end (tasks/get), or cancel one (tasks/cancel)"))
@@ -369,12 +373,14 @@ func (s *Server) startTask(msg *Message, p *params, e era, ttl time.Duration) {
 		s.tasks.add(t)
 		s.tasks.finish(t, b, nil)
 		s.replyCreated(msg, t, e)
+		close(t.announced)
 		return
 	}
 	s.runTaskCall(t, msg, p)
 	s.wg.Add(1)
 	go func() {
 		defer s.wg.Done()
+		defer close(t.announced)
 		select {
 		case <-t.ready:
 		case <-s.base.Done():
@@ -487,6 +493,11 @@ func (s *Server) notifyTask(t *task) {
 	if t.modern {
 		return
 	}
+	select {
+	case <-t.announced:
+	case <-s.base.Done():
+		return
+	}
 	s.stream.Notify("notifications/tasks/status", s.tasks.view(t, false, false))
 }
 
@@ -574,7 +585,8 @@ func (s *Server) handleTask(msg *Message, p *params, e era) {
 		}
 		if !ended && !was {
 			t.cancel()
-			s.notifyTask(t)
+			s.wg.Add(1)
+			go func() { defer s.wg.Done(); s.notifyTask(t) }()
 		}
 		if e.modern {
 			reply(map[string]any{})

@@ -12,7 +12,7 @@ import (
 func TestTaskStoreBounds(t *testing.T) {
 	st := newTaskStore(2, 3, time.Hour)
 	mk := func(id string, created time.Time, ttl time.Duration) *task {
-		return &task{id: id, created: created, updated: created, ttl: ttl, done: make(chan struct{}), ready: make(chan struct{})}
+		return &task{id: id, created: created, updated: created, ttl: ttl, done: make(chan struct{}), ready: make(chan struct{}), announced: make(chan struct{})}
 	}
 	now := time.Now()
 	if !st.reserve() || !st.reserve() || st.reserve() {
