@@ -284,6 +284,18 @@ func TestTaskWaitAndRefusals(t *testing.T) {
 	if doc, _ := res["structuredContent"].(map[string]any); doc["outcome"] != "signalled" {
 		t.Errorf("wait_for_channel task result: %v", res)
 	}
+	// A wait cancelled: its tmx child ends, its call's record says
+	// cancelled.
+	r = c.request("tools/call", `{"name":"wait_for_channel","arguments":{"channel":"never-ch","timeout_seconds":60},"task":{}}`)
+	wid, _ := result(t, r)["task"].(map[string]any)["taskId"].(string)
+	if g := result(t, c.request("tasks/cancel", `{"taskId":"`+wid+`"}`)); g["status"] != "cancelled" {
+		t.Errorf("tasks/cancel of a wait: %v", g)
+	}
+	for deadline := time.Now().Add(tmuxtest.Patience(20 * time.Second)); !strings.Contains(c.stderr.String(), `"tool":"wait_for_channel","outcome":"cancelled"`); time.Sleep(100 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("the cancelled wait has no record:\n%s", c.stderr.String())
+		}
+	}
 	for _, x := range []struct{ what, method, params string }{
 		{"a tool that does not wait", "tools/call", `{"name":"list_panes","arguments":{},"task":{}}`},
 		{"an unknown tasks method", "tasks/update", `{"taskId":"` + id + `"}`},
