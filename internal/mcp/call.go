@@ -91,6 +91,8 @@ func (s *Server) callTool(ctx context.Context, msg *Message, p *params) ([]byte,
 	var o outcome
 	if len(tool.Nested) > 0 {
 		o = s.runBatch(ctx, tool, obj)
+	} else if t := taskOf(ctx); t != nil {
+		o = s.runTask(ctx, t, tool, obj, token)
 	} else {
 		o = s.runTool(ctx, tool, obj, token)
 	}
@@ -228,9 +230,9 @@ func (s *Server) runTool(ctx context.Context, tool *catalog.Tool, obj map[string
 	if tool.Waits && len(progressToken) > 0 {
 		stopProgress = s.progress(cctx, progressToken, tool, a)
 	}
-	var env []string
+	env := taskEnv(ctx)
 	if s.cfg.TeardownGuard != "" && tool.Toolset == catalog.Teardown && !slices.Contains(s.cfg.Surface.Added, tool.Name) {
-		env = []string{s.cfg.TeardownGuard}
+		env = append(env, s.cfg.TeardownGuard)
 	}
 	global, learned := s.expectServer(cctx, tool, a)
 	out := s.runCLI(cctx, global, argv, stdin, env)

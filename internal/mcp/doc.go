@@ -23,9 +23,13 @@
 //     tools/list, tools/call, resources/list, resources/templates/list and
 //     resources/read. Results carry resultType, _meta serverInfo and, where
 //     cacheable, ttlMs and cacheScope. Another version in _meta gets
-//     UnsupportedProtocolVersionError (-32022) listing what is supported.
+//     UnsupportedProtocolVersionError (-32022) listing what server/discover
+//     lists.
 //   - initialize selects the handshake era for the process and negotiates
 //     2025-11-25, 2025-06-18, 2025-03-26 or 2024-11-05 ([ProtocolVersions]).
+//     It needs protocolVersion, capabilities and clientInfo (else -32602);
+//     one without protocolVersion whose _meta names 2026-07-28 is a
+//     request of that revision, which has no initialize (-32601).
 //     Before it, requests of the handshake era other than ping and
 //     server/discover are refused.
 //   - JSON-RPC batches are accepted, and answered with one array, only in a
@@ -69,6 +73,23 @@
 // child, tmux client or wait-for waiter behind. Waits and runs with a
 // _meta.progressToken (a string or an integer) get notifications/progress
 // every second.
+//
+// # Tasks
+//
+// The tools that wait (run_shell_command, wait_for_text,
+// wait_for_channel, send_keys and paste_text) run as tasks for a client
+// that asks: params.task on tools/call in a 2025-11-25 session, or the
+// extension io.modelcontextprotocol/tasks in a 2026-07-28 request's
+// client capabilities. A task runs the tmx children of the call in the
+// background, under the same limits and audit, and is followed with
+// tasks/get, tasks/result, tasks/list and tasks/cancel (2025-11-25) or
+// tasks/get, tasks/update and tasks/cancel (2026-07-28). A run task waits
+// in steps resumed by the run's token, which it keeps in tmx's private
+// directory, so a later tmx-mcp can finish it; its cancellation
+// interrupts the command. The
+// store is bounded (16 working, 256 kept, one hour). See tasks.go and
+// taskrevive.go. Other clients are served as before: the call blocks up
+// to its timeout and a run returns a resume token.
 //
 // # Errors
 //

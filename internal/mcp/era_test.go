@@ -155,7 +155,7 @@ func TestModernRequests(t *testing.T) {
 	p.send(`{"jsonrpc":"2.0","id":7,"method":"tools/list","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2099-01-01","io.modelcontextprotocol/clientCapabilities":{}}}}`)
 	r := p.recv()
 	data, _ := r["error"].(map[string]any)["data"].(map[string]any)
-	if code(t, r) != -32022 || data["requested"] != "2099-01-01" || !strings.Contains(fmtJSON(data["supported"]), `"2026-07-28"`) || !strings.Contains(fmtJSON(data["supported"]), `"2025-11-25"`) {
+	if code(t, r) != -32022 || data["requested"] != "2099-01-01" || fmtJSON(data["supported"]) != `["2026-07-28"]` {
 		t.Errorf("unsupported version: %v", r)
 	}
 	p.send(`{"jsonrpc":"2.0","id":8,"method":"tools/list","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28"}}}`)

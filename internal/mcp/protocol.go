@@ -2,7 +2,6 @@ package mcp
 
 import (
 	"encoding/json"
-	"slices"
 )
 
 // Protocol versions tmx-mcp speaks in the initialize era, newest first.
@@ -22,10 +21,6 @@ var ModernVersions = []string{"2026-07-28"}
 // PR #416).
 const batchVersion = "2025-03-26"
 
-// allVersions lists every version tmx-mcp speaks, modern ones first, for
-// UnsupportedProtocolVersionError's data.supported.
-func allVersions() []string { return slices.Concat(ModernVersions, ProtocolVersions) }
-
 // The per-request _meta keys of MCP 2026-07-28 (basic/index, "Per-request
 // protocol fields" and "Per-response protocol fields").
 const (
@@ -36,7 +31,9 @@ const (
 
 // codeUnsupportedProtocolVersion is UnsupportedProtocolVersionError's code
 // (MCP 2026-07-28 schema: UNSUPPORTED_PROTOCOL_VERSION = -32022), sent with
-// data {supported, requested}.
+// data {supported, requested}. supported is exactly what server/discover
+// lists, [ModernVersions]: a client retries with one of them, and the
+// handshake-era versions are not per-request versions.
 const codeUnsupportedProtocolVersion = -32022
 
 // codeResourceNotFound is resources/read's error for an unknown URI up to
@@ -57,8 +54,11 @@ const cacheTTLMs = 3600000
 type params struct {
 	Meta map[string]json.RawMessage `json:"_meta"`
 
-	// initialize (MCP 2024-11-05; clientInfo and capabilities are not read)
+	// initialize (MCP 2024-11-05): all three are required; capabilities
+	// and clientInfo are checked to be objects, not read.
 	ProtocolVersion json.RawMessage `json:"protocolVersion"`
+	Capabilities    json.RawMessage `json:"capabilities"`
+	ClientInfo      json.RawMessage `json:"clientInfo"`
 	// tools/call: the arguments are decoded here, once, for the schema
 	// check; nil when absent or null.
 	Name      json.RawMessage `json:"name"`
@@ -69,6 +69,9 @@ type params struct {
 	URI json.RawMessage `json:"uri"`
 	// notifications/cancelled
 	RequestID json.RawMessage `json:"requestId"`
+	// tools/call as a task (MCP 2025-11-25), and the tasks/* methods
+	Task   json.RawMessage `json:"task"`
+	TaskID json.RawMessage `json:"taskId"`
 }
 
 type implementation struct {

@@ -9,6 +9,7 @@ import (
 	"log"
 	"runtime/debug"
 	"slices"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -61,6 +62,11 @@ type Config struct {
 	// runs get their own timeout plus a margin instead. Time spent queued
 	// for a slot does not count.
 	CallDeadline time.Duration
+	// MaxActiveTasks, MaxKeptTasks and TaskTTL bound the tasks (zero:
+	// DefaultMaxActiveTasks, DefaultMaxKeptTasks, DefaultTaskTTL; see
+	// tasks.go).
+	MaxActiveTasks, MaxKeptTasks int
+	TaskTTL                      time.Duration
 	// TeardownGuard, when set, is added to the environment of the tmx
 	// children of teardown tools that are served only by default, so that
 	// each of those calls checks the server is the one tmx started
@@ -79,6 +85,7 @@ type Server struct {
 	queued    atomic.Int64
 	audit     *auditLog
 	run       serverRun // the server run the client's ids come from
+	tasks     *taskStore
 
 	// modernTail and cacheTail are the members a 2026-07-28 result adds:
 	// resultType and _meta serverInfo, and for a cacheable result also
@@ -141,10 +148,19 @@ func NewServer(cfg Config) (*Server, error) {
 	if cfg.Log == nil {
 		cfg.Log = io.Discard
 	}
+	if cfg.MaxActiveTasks == 0 {
+		cfg.MaxActiveTasks = DefaultMaxActiveTasks
+	}
+	if cfg.MaxKeptTasks == 0 {
+		cfg.MaxKeptTasks = DefaultMaxKeptTasks
+	}
+	if cfg.TaskTTL == 0 {
+		cfg.TaskTTL = DefaultTaskTTL
+	}
 	s := &Server{
 		cfg: cfg, schemas: map[string]*jsonschema.Resolved{}, tools: map[string]*catalog.Tool{},
 		sem: make(chan struct{}, cfg.MaxConcurrent), calls: map[jsonrpc2.ID]*inflight{},
-		audit: &auditLog{w: cfg.Audit},
+		audit: &auditLog{w: cfg.Audit}, tasks: newTaskStore(cfg.MaxActiveTasks, cfg.MaxKeptTasks, cfg.TaskTTL),
 	}
 	list, err := ToolsList(cfg.Surface)
 	if err != nil {
@@ -156,6 +172,10 @@ func NewServer(cfg Config) (*Server, error) {
 	for _, t := range cfg.Surface.Tools {
 		s.tools[t.Name] = t
 	}
+	if cfg.Capabilities, err = withTaskBounds(cfg.Capabilities, cfg.Surface, cfg.MaxActiveTasks, cfg.MaxKeptTasks, cfg.TaskTTL); err != nil {
+		return nil, err
+	}
+	s.cfg.Capabilities = cfg.Capabilities
 	info, err := encodeJSON(map[string]any{metaServerInfo: s.serverInfo()})
 	if err != nil {
 		return nil, err
@@ -194,7 +214,7 @@ func ToolsList(surface *catalog.Surface) ([]json.RawMessage, error) {
 		if err != nil {
 			return nil, err
 		}
-		out = append(out, e)
+		out = append(out, withTaskSupport(t, e))
 	}
 	return out, nil
 }
@@ -275,8 +295,23 @@ func (s *Server) Handle(_ context.Context, _ *jsonrpc2.Conn, req *jsonrpc2.Reque
 		s.replyError(msg, rerr)
 		return
 	}
+	if strings.HasPrefix(msg.Method, "tasks/") {
+		s.handleTask(msg, &p, e)
+		return
+	}
 	if msg.Method == "tools/call" && (e.modern || s.isInitialized()) {
-		s.startCall(msg, &p, e)
+		asTask, ttl, terr := s.taskRequest(msg, &p, e)
+		switch {
+		case terr != nil:
+			var name string
+			json.Unmarshal(p.Name, &name)
+			s.audit.write(auditRecord{Tool: cut(name), RequestID: msg.ClientID, Outcome: "refused", ErrorCode: "invalid_params"})
+			s.replyError(msg, terr)
+		case asTask:
+			s.startTask(msg, &p, e, ttl)
+		default:
+			s.startCall(msg, &p, e)
+		}
 		return
 	}
 	res, cacheable, rerr := s.inline(msg, &p, e)
@@ -325,6 +360,12 @@ func decodeParams(msg *Message, p *params) *rpcErr {
 	return nil
 }
 
+// isNull says whether raw is JSON null (or absent).
+func isNull(raw json.RawMessage) bool {
+	raw = bytes.TrimSpace(raw)
+	return len(raw) == 0 || string(raw) == "null"
+}
+
 func hasParams(msg *Message) bool {
 	return len(msg.Params) > 0 && string(msg.Params) != "null"
 }
@@ -336,9 +377,14 @@ func hasParams(msg *Message) bool {
 // supported) and carry clientCapabilities (else -32602), per MCP
 // 2026-07-28 basic/index, "Per-request protocol fields". Any other request
 // belongs to the initialize era.
+//
+// An initialize with params.protocolVersion selects the initialize era;
+// one without it whose _meta names a protocol version is a request of
+// that version like any other, and so gets -32601 in 2026-07-28, which
+// has no initialize, and never starts a handshake-era session.
 func (s *Server) eraOf(msg *Message, p *params) (era, *rpcErr) {
 	raw, ok := p.Meta[metaProtocolVersion]
-	if msg.Method == "initialize" || !ok {
+	if !ok || msg.Method == "initialize" && len(p.ProtocolVersion) > 0 {
 		return era{}, nil
 	}
 	var v string
@@ -347,7 +393,7 @@ func (s *Server) eraOf(msg *Message, p *params) (era, *rpcErr) {
 	}
 	if !slices.Contains(ModernVersions, v) {
 		return era{}, &rpcErr{code: codeUnsupportedProtocolVersion, msg: "Unsupported protocol version",
-			data: map[string]any{"supported": allVersions(), "requested": v}}
+			data: map[string]any{"supported": ModernVersions, "requested": v}}
 	}
 	if caps := bytes.TrimSpace(p.Meta[metaClientCapabilities]); len(caps) == 0 || caps[0] != '{' {
 		return era{}, rpcError(jsonrpc2.CodeInvalidParams, "a %s request needs _meta %s, an object (empty when the client has none)", v, metaClientCapabilities)
@@ -367,7 +413,7 @@ func (s *Server) inline(msg *Message, p *params, e era) ([]byte, bool, *rpcErr) 
 	if e.modern {
 		switch msg.Method {
 		case "server/discover":
-			b, err := encodeJSON(discoverResult{SupportedVersions: ModernVersions, Capabilities: s.capabilities(), Instructions: Instructions})
+			b, err := encodeJSON(discoverResult{SupportedVersions: ModernVersions, Capabilities: s.capabilities(e.version), Instructions: Instructions})
 			return b, true, internalErr(err)
 		case "tools/list", "resources/list", "resources/templates/list", "resources/read":
 			b, err := s.read(msg, p, e)
@@ -406,12 +452,21 @@ func internalErr(err error) *rpcErr {
 	return rpcError(jsonrpc2.CodeInternalError, "internal error: %v", err)
 }
 
-// capabilities are the server capabilities, the same in both eras.
-func (s *Server) capabilities() map[string]any {
-	return map[string]any{
+// capabilities are the server capabilities in protocol version v: tools
+// and resources, and tasks where v has them (2025-11-25: tasks with list,
+// cancel and tools/call; 2026-07-28: the extension io.modelcontextprotocol/tasks).
+func (s *Server) capabilities(v string) map[string]any {
+	c := map[string]any{
 		"tools":     map[string]any{"listChanged": false},
 		"resources": map[string]any{"subscribe": false, "listChanged": false},
 	}
+	switch {
+	case v == tasksVersion:
+		c["tasks"] = map[string]any{"list": map[string]any{}, "cancel": map[string]any{}, "requests": map[string]any{"tools": map[string]any{"call": map[string]any{}}}}
+	case slices.Contains(ModernVersions, v):
+		c["extensions"] = map[string]any{extTasks: map[string]any{}}
+	}
+	return c
 }
 
 // read answers the listing and reading requests, which both eras share.
@@ -457,9 +512,17 @@ func (s *Server) initialize(msg *Message, p *params) ([]byte, *rpcErr) {
 	if !hasParams(msg) {
 		return nil, rpcError(jsonrpc2.CodeInvalidParams, "initialize needs params")
 	}
-	var requested string // absent: the newest
-	if len(p.ProtocolVersion) > 0 && json.Unmarshal(p.ProtocolVersion, &requested) != nil {
+	var requested string
+	if json.Unmarshal(p.ProtocolVersion, &requested) != nil || isNull(p.ProtocolVersion) {
 		return nil, rpcError(jsonrpc2.CodeInvalidParams, "initialize needs params.protocolVersion, a string such as %q", ProtocolVersions[0])
+	}
+	for _, f := range []struct {
+		name string
+		raw  json.RawMessage
+	}{{"capabilities", p.Capabilities}, {"clientInfo", p.ClientInfo}} {
+		if v := bytes.TrimSpace(f.raw); len(v) == 0 || v[0] != '{' {
+			return nil, rpcError(jsonrpc2.CodeInvalidParams, "initialize needs params.%s, an object (MCP 2025-11-25, InitializeRequestParams)", f.name)
+		}
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -472,7 +535,7 @@ func (s *Server) initialize(msg *Message, p *params) ([]byte, *rpcErr) {
 	}
 	s.initialized, s.version = true, version
 	b, err := encodeJSON(initializeResult{
-		ProtocolVersion: version, Capabilities: s.capabilities(),
+		ProtocolVersion: version, Capabilities: s.capabilities(version),
 		ServerInfo: s.serverInfo(), Instructions: Instructions,
 	})
 	return b, internalErr(err)
