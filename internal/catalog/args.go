@@ -9,6 +9,9 @@ import (
 	"strings"
 
 	"github.com/tidwall/gjson"
+
+	"github.com/tmx-sh/tmx/client"
+	"github.com/tmx-sh/tmx/tmxerr"
 )
 
 // Args reads a tools/call arguments object. Build it with [ParseArgs] from
@@ -81,6 +84,9 @@ func (t *Tool) Argv(a Args) (argv []string, stdin string, err error) {
 			return nil, "", err
 		}
 	}
+	if err := checkEnvironment(t, a); err != nil {
+		return nil, "", err
+	}
 	argv = append(strings.Fields(t.Command), "--json")
 	argv = append(argv, t.Fixed...)
 	doc := map[string]json.RawMessage{}
@@ -120,6 +126,28 @@ func (t *Tool) Argv(a Args) (argv []string, stdin string, err error) {
 		argv = append(argv, operandArgs(p, a)...)
 	}
 	return argv, stdin, nil
+}
+
+// checkEnvironment refuses, before any process starts, an environment the
+// CLI command would refuse (client.CheckEnv: names that run code, bad
+// names, NUL bytes), its fix worded in tools' terms. The command checks
+// again; this check is the second line behind offering environment only
+// with the execute toolset (see [Select]).
+func checkEnvironment(t *Tool, a Args) error {
+	for _, p := range t.Params {
+		if p.Sink != SinkEnvironment || !a.Has(p.Name) {
+			continue
+		}
+		var pairs []string
+		for n, v := range a.get(p.Name).Map() {
+			pairs = append(pairs, n+"="+v.String())
+		}
+		sort.Strings(pairs)
+		if err := client.CheckEnv(pairs, a.Bool("suppress_persistent_history")); err != nil {
+			return ToolWords.Render(tmxerr.As(err))
+		}
+	}
+	return nil
 }
 
 // flagArgs writes a flag argument: --flag=VALUE, --flag for true, one

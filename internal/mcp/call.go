@@ -176,6 +176,13 @@ func failed(code tmxerr.Code, message, hint string) outcome {
 // checked, re-encoded, never the text as sent: the two differ when a key
 // is repeated (encoding/json keeps the last, gjson the first).
 func (s *Server) prepare(tool *catalog.Tool, obj map[string]any) (catalog.Args, []string, string, error) {
+	// An argument the surface withholds gets its own refusal, which
+	// names how to have it.
+	for _, k := range slices.Sorted(maps.Keys(obj)) {
+		if r, ok := tool.Withheld[k]; ok {
+			return catalog.Args{}, nil, "", tmxerr.New(tmxerr.InvalidArgument, r.Message, r.Hint)
+		}
+	}
 	// Schemas are advice to clients: check again before any side effect.
 	if err := s.checkArgs(tool, obj); err != nil {
 		return catalog.Args{}, nil, "", tmxerr.New(tmxerr.InvalidArgument, err.Error(), argsHint(tool, obj))
