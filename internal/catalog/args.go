@@ -128,6 +128,39 @@ func (t *Tool) Argv(a Args) (argv []string, stdin string, err error) {
 	return argv, stdin, nil
 }
 
+// Selectors returns every target a call of t with arguments a names, as
+// written: its selector arguments, the target of each key-batch entry
+// ({target, keys}), and those of each aggregate operation's arguments, by
+// its nested tool's selector parameters. A front end that checks id
+// targets (tmx-mcp's --expect-server) reads them here, so that no tool,
+// and no nested target, is missed.
+func (t *Tool) Selectors(a Args) []string {
+	var out []string
+	for _, p := range t.Params {
+		v := a.get(p.Name)
+		switch {
+		case !v.Exists():
+		case p.Sink == SinkSelector:
+			out = append(out, v.String())
+		case p.Type == "object-array" && p.Sink == SinkTmuxKeys:
+			for _, e := range v.Array() {
+				if tg := e.Get("target"); tg.Type == gjson.String {
+					out = append(out, tg.String())
+				}
+			}
+		case p.Sink == SinkNested:
+			for _, op := range v.Array() {
+				nt, ok := Lookup(op.Get("tool").String())
+				if !ok || !slices.Contains(t.Nested, nt.Name) {
+					continue
+				}
+				out = append(out, nt.Selectors(Args{op.Get("arguments")})...)
+			}
+		}
+	}
+	return out
+}
+
 // checkEnvironment refuses, before any process starts, an environment the
 // CLI command would refuse (client.CheckEnv: names that run code, bad
 // names, NUL bytes), its fix worded in tools' terms. The command checks

@@ -174,6 +174,11 @@ func checkRow(t *testing.T, where string, tool *Tool) {
 		if (p.Type == "object-array") != (p.Name == "operations") {
 			fail("param %s: only operations is an array of objects", p.Name)
 		}
+		// Tool.Selectors reads the targets inside a key batch's entries
+		// and an aggregate's operations, and no other array of objects.
+		if p.Type == "object-array" && p.Sink != SinkTmuxKeys && p.Sink != SinkNested {
+			fail("param %s: an array of objects whose targets Tool.Selectors does not read", p.Name)
+		}
 		if (p.Sink == SinkNested) != (p.Name == "operations" && len(tool.Nested) > 0) {
 			fail("param %s: only an aggregate's operations reach nested tools", p.Name)
 		}
