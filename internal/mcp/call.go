@@ -295,6 +295,9 @@ func (s *Server) runTool(ctx context.Context, tool *catalog.Tool, obj map[string
 // It returns the function that frees the slot, or, without one, the
 // outcome of a call that got none (busy, or cancelled while queued).
 func (s *Server) acquire(ctx context.Context) (func(), outcome) {
+	if o, over := s.overloaded(); over {
+		return nil, o
+	}
 	release := func() { <-s.sem }
 	select {
 	case s.sem <- struct{}{}:
@@ -309,10 +312,26 @@ func (s *Server) acquire(ctx context.Context) (func(), outcome) {
 	defer s.queued.Add(-1)
 	select {
 	case s.sem <- struct{}{}:
+		if o, over := s.overloaded(); over {
+			release()
+			return nil, o
+		}
 		return release, outcome{}
 	case <-ctx.Done():
 		return nil, outcome{cancelled: true}
 	}
+}
+
+// overloaded refuses a call while the client leaves more replies unread
+// than the stream's bound (see [Stream.MaxUnsent]): running it would only
+// add to what tmx-mcp holds for it. The refusal is short, and says that
+// nothing was done.
+func (s *Server) overloaded() (outcome, bool) {
+	if s.stream == nil || !s.stream.Overloaded() {
+		return outcome{}, false
+	}
+	return failed(tmxerr.Busy, fmt.Sprintf("tmx-mcp holds %d bytes of replies the client has not read, past its bound of %d; nothing was done", s.stream.Unsent(), s.stream.maxUnsent()),
+		"read the replies on tmx-mcp's stdout, then call again"), true
 }
 
 // runBatch runs call_read_tools_batch: every operation's arguments are
