@@ -86,7 +86,18 @@ func (c *Client) Rename(ctx context.Context, r Resolved, level selector.Level, n
 		ch.Name = p.WindowName
 	}
 	if ch.Name != name {
-		return snap, ch, tmxerr.Errorf(tmxerr.TmuxError, "tmux stored the name as %q, not %q", ch.Name, name)
+		// An error means nothing was changed: give the old name back.
+		old := r.Pane.SessionName
+		if level == selector.LevelWindow {
+			old = r.Pane.WindowName
+		}
+		args[len(args)-1] = Literal(old)
+		what := "the old name " + strconv.Quote(old) + " was given back"
+		if _, err := c.Exec(ctx, nil, args...); err != nil {
+			what = "the old name " + strconv.Quote(old) + " could not be given back (" + err.Error() + "); the name is " + strconv.Quote(ch.Name) + " now"
+		}
+		return snap, ch, tmxerr.Errorf(tmxerr.TmuxError, "tmux stored the name as %q, not %q; %s", ch.Name, name, what).
+			WithHint("choose a name without a backslash before a final ;")
 	}
 	return snap, ch, nil
 }
