@@ -450,6 +450,12 @@ func (s *Stream) handleObject(raw []byte, b *batch) error {
 		// Neither a request nor a response (which holds result or error).
 		return invalid(`no "method"`)
 	}
+	if k, dup := duplicateMember(raw); dup {
+		if repeatsTopLevel(raw, "id") {
+			echo = nil // which of them would the client take for its own?
+		}
+		return invalid(fmt.Sprintf("member %q appears twice in one object; send each member once", k))
+	}
 	var version string
 	if json.Unmarshal(m["jsonrpc"], &version) != nil || version != "2.0" {
 		return invalid(`"jsonrpc" must be "2.0"`)
