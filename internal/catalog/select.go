@@ -65,7 +65,9 @@ func (s *Surface) Names() []string {
 // TMX_EXCLUDE_TOOLS removes tools by name, winning over every inclusion.
 // An aggregate tool may call only tools of the surface: its nested
 // authority is cut to them, and an aggregate left with none is not
-// served. A set but empty
+// served. Without the execute toolset, a tool added by name does not offer
+// an argument that is a channel to code (environment: see
+// [Tool.Withheld]). A set but empty
 // TMX_TOOLSETS selects no toolset. An unknown toolset or tool name is an
 // error naming the valid ones (code usage).
 func Select(lookup func(string) (string, bool), teardownByDefault bool) (*Surface, error) {
