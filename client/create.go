@@ -471,7 +471,16 @@ func (c *Client) spawn(ctx context.Context, args []string, o SpawnOptions, name,
 		stored = p.WindowName
 	}
 	if name != "" && stored != name {
-		return nil, tmxerr.Errorf(tmxerr.TmuxError, "tmux stored the %s name as %q, not %q", kind, stored, name)
+		// An error means nothing was made: close what was, by its id.
+		undo, what := []string{"kill-session", "-t", p.SessionID}, "closed"
+		if kind == "window" {
+			undo = []string{"kill-window", "-t", p.WindowID}
+		}
+		if _, err := c.Exec(ctx, nil, undo...); err != nil {
+			what = "could not be closed (" + err.Error() + "); close it yourself"
+		}
+		return nil, tmxerr.Errorf(tmxerr.TmuxError, "tmux stored the %s name as %q, not %q; the new %s %s", kind, stored, name, kind, what).
+			WithHint("choose a name without a backslash before a final ;")
 	}
 	if started && (p.PaneMode == "view-mode" || c.configErrors(ctx, p.SessionID)) {
 		// tmux shows errors in the configuration of a server it starts

@@ -46,6 +46,12 @@ var execEnv = []struct {
 	{names: []string{"PERL5OPT", "PERL5DB", "PYTHONSTARTUP", "NODE_OPTIONS", "RUBYOPT", "JAVA_TOOL_OPTIONS", "_JAVA_OPTIONS", "JDK_JAVA_OPTIONS"},
 		why: "an interpreter runs code it names when it starts"},
 	{prefixes: []string{"GIT_CONFIG"}, why: "git reads configuration from it, and configuration can name commands git runs, in shell prompts too"},
+	{names: []string{"debian_chroot", "prompt"}, prefixes: []string{"GIT_PS1_"},
+		why: "startup files put it into the prompt (Debian's and Ubuntu's bashrc: debian_chroot; zsh: prompt is PS1; git's __git_ps1: GIT_PS1_*), which the shell expands, command substitutions included"},
+	{names: []string{"MAILPATH", "mailpath", "MAIL", "MAILCHECK"},
+		why: "bash and zsh check the mail files it names before a prompt and expand the message given with them, command substitutions included"},
+	{names: []string{"VIMINIT", "GVIMINIT", "EXINIT", "LESSOPEN", "LESSCLOSE", "STARSHIP_CONFIG"},
+		why: "a program runs its value as commands when it starts or opens a file (vim, vi, less), or reads commands from the file it names (starship)"},
 }
 
 // ExecEnvNames lists the environment names [CheckEnv] refuses because

@@ -18,6 +18,10 @@ func TestCheckEnvRefusesNamesThatRunCode(t *testing.T) {
 		"LD_PRELOAD", "LD_LIBRARY_PATH", "LD_AUDIT", "DYLD_INSERT_LIBRARIES", "GCONV_PATH",
 		"PERL5OPT", "PYTHONSTARTUP", "NODE_OPTIONS", "RUBYOPT", "JAVA_TOOL_OPTIONS",
 		"GIT_CONFIG_PARAMETERS", "GIT_CONFIG_COUNT", "GIT_CONFIG_KEY_0",
+		// Read as code by common startup files and programs, not by the
+		// shell itself.
+		"debian_chroot", "prompt", "GIT_PS1_STATESEPARATOR", "MAILPATH", "mailpath", "MAIL", "MAILCHECK",
+		"VIMINIT", "GVIMINIT", "EXINIT", "LESSOPEN", "LESSCLOSE", "STARSHIP_CONFIG",
 	}
 	for _, name := range refused {
 		err := CheckEnv([]string{name + "=$(touch /tmp/x)"}, false)

@@ -86,7 +86,18 @@ func (c *Client) Rename(ctx context.Context, r Resolved, level selector.Level, n
 		ch.Name = p.WindowName
 	}
 	if ch.Name != name {
-		return snap, ch, tmxerr.Errorf(tmxerr.TmuxError, "tmux stored the name as %q, not %q", ch.Name, name)
+		// An error means nothing was changed: give the old name back.
+		old := r.Pane.SessionName
+		if level == selector.LevelWindow {
+			old = r.Pane.WindowName
+		}
+		args[len(args)-1] = Literal(old)
+		what := "the old name " + strconv.Quote(old) + " was given back"
+		if _, err := c.Exec(ctx, nil, args...); err != nil {
+			what = "the old name " + strconv.Quote(old) + " could not be given back (" + err.Error() + "); the name is " + strconv.Quote(ch.Name) + " now"
+		}
+		return snap, ch, tmxerr.Errorf(tmxerr.TmuxError, "tmux stored the name as %q, not %q; %s", ch.Name, name, what).
+			WithHint("choose a name without a backslash before a final ;")
 	}
 	return snap, ch, nil
 }
@@ -254,21 +265,30 @@ func (c *Client) SwapPane(ctx context.Context, a, b PaneInfo) (*Snapshot, *Chang
 }
 
 // SetTitle sets a pane's title (select-pane -T, which format-expands it, so
-// it is made literal) and reads it back.
+// it is made literal) and reads it back in the same tmux command list,
+// which tmux runs without another client's commands in between: a title
+// set by a concurrent call (or the pane's program) a moment later is not
+// taken for tmux storing this one otherwise.
 func (c *Client) SetTitle(ctx context.Context, p PaneInfo, title string) (*Snapshot, *Changed, error) {
 	if err := checkName("title", title); err != nil && title != "" {
 		return nil, nil, err
 	}
-	if _, err := c.Exec(ctx, nil, "select-pane", "-t", p.PaneID, "-T", Literal(title)); err != nil {
+	recs, err := c.Query(ctx, []string{"pane_title"}, "select-pane", "-t", p.PaneID, "-T", Literal(title), ";",
+		"display-message", "-p", "-t", p.PaneID, FormatArg)
+	if err != nil {
 		return nil, nil, err
+	}
+	if len(recs) != 1 {
+		return nil, nil, tmxerr.Errorf(tmxerr.TmuxError, "tmux gave %d lines for the title of %s, not one", len(recs), p.PaneID)
 	}
 	snap, q, err := c.readBack(ctx, p.PaneID)
 	if err != nil {
 		return nil, nil, err
 	}
-	ch := &Changed{Action: "titled", SessionID: q.SessionID, WindowID: q.WindowID, PaneID: q.PaneID, Title: q.PaneTitle}
-	if q.PaneTitle != title {
-		return snap, ch, tmxerr.Errorf(tmxerr.TmuxError, "tmux stored the title as %q, not %q", q.PaneTitle, title)
+	stored := recs[0][0]
+	ch := &Changed{Action: "titled", SessionID: q.SessionID, WindowID: q.WindowID, PaneID: q.PaneID, Title: stored}
+	if stored != title {
+		return snap, ch, tmxerr.Errorf(tmxerr.TmuxError, "tmux stored the title as %q, not %q", stored, title)
 	}
 	return snap, ch, nil
 }

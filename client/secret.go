@@ -1,6 +1,7 @@
 package client
 
 import (
+	"regexp"
 	"strings"
 	"unicode"
 )
@@ -22,10 +23,12 @@ var credentialParts = []string{
 // at anything but letters and digits, and where a lower-case letter meets
 // an upper-case one), because they are also pieces of harmless words:
 // DB_PASS and dbPass but not PASSTHROUGH, MYSQL_PWD but not PWD itself,
-// STRIPE_SK, PASSWORD_SALT, WALLET_SEED.
+// STRIPE_SK, PASSWORD_SALT, WALLET_SEED, GITHUB_PAT, CREDS but not
+// CREDIT, SSHPASS (sshpass(1) reads the password from it).
 var credentialWords = map[string]bool{
 	"PASS": true, "PWD": true, "PW": true, "SK": true, "SALT": true, "SEED": true,
 	"PIN": true, "OTP": true, "TOTP": true, "HMAC": true,
+	"PAT": true, "CRED": true, "CREDS": true, "SSHPASS": true,
 }
 
 // notCredentials are names the word rule would catch that hold no secret:
@@ -113,16 +116,25 @@ var tokenPrefixes = []string{
 	"ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_", "glpat-",
 	"xoxb-", "xoxp-", "xoxa-", "xoxs-", "xapp-",
 	"sk_live_", "sk_test_", "rk_live_", "rk_test_", "whsec_", "sk-",
-	"npm_", "pypi-", "AIza", "AKIA", "ASIA",
+	"npm_", "pypi-", "AIza", "AKIA", "ASIA", "hf_",
 }
+
+// connectionKeys carry a credential in a KEY=VALUE connection string:
+// database DSNs (password=, Pwd=), Azure storage (AccountKey=) and Service
+// Bus (SharedAccessKey=, SharedAccessSignature=).
+var connectionKeys = []string{"password=", "pwd=", "accountkey=", "sharedaccesskey=", "sharedaccesssignature="}
+
+// jsonMemberRE finds a JSON member with a string value ("auth": "...").
+var jsonMemberRE = regexp.MustCompile(`"([A-Za-z0-9_.-]{1,64})"\s*:\s*"[^"]`)
 
 // LooksSecretValue reports whether a value looks like a credential
 // whatever its name: a URL with a password in it (postgres://u:pw@db/x), a
 // URL with a credential query parameter (?token=...), a webhook URL of a
 // known service (hooks.slack.com/..., discord.com/api/webhooks/...), a
-// connection string with password= or pwd=, a PEM private key, a JSON Web
-// Token, or a token in a well-known format (ghp_..., xoxb-..., sk_live_...,
-// AKIA...).
+// connection string with password=, pwd=, AccountKey= or SharedAccessKey=,
+// JSON with a member whose name looks secret (a docker config's "auth"), a
+// netrc line's password, a PEM private key, a JSON Web Token, or a token
+// in a well-known format (ghp_..., xoxb-..., sk_live_..., hf_..., AKIA...).
 func LooksSecretValue(v string) bool {
 	v = strings.TrimSpace(v)
 	if v == "" {
@@ -132,8 +144,24 @@ func LooksSecretValue(v string) bool {
 	if strings.Contains(v, "-----BEGIN") && strings.Contains(v, "PRIVATE KEY") {
 		return true
 	}
-	if strings.Contains(lower, "password=") || strings.Contains(lower, "pwd=") {
-		return true
+	for _, k := range connectionKeys {
+		if strings.Contains(lower, k) {
+			return true
+		}
+	}
+	// JSON whose member names look secret: a docker config's "auth", a
+	// credentials file's "password" or "token".
+	for _, m := range jsonMemberRE.FindAllStringSubmatch(v, 64) {
+		if LooksSecret(m[1]) {
+			return true
+		}
+	}
+	// A netrc line: ... password SECRET.
+	fields := strings.Fields(lower)
+	for i, f := range fields {
+		if (f == "password" || f == "passwd") && i+1 < len(fields) {
+			return true
+		}
 	}
 	if secretURL(v) {
 		return true

@@ -39,6 +39,16 @@ func TestShowEnvironmentWithholdsCredentials(t *testing.T) {
 		"CLONE":             "https://x-access-token:abc@github.com/o/r.git",
 		"SSH_AUTH_SOCK":     "/tmp/agent",
 		"AWS_SECRET_ACCESS": "x",
+		// Shapes a second review found shown.
+		"SSHPASS":    "hunter2",
+		"GITHUB_PAT": "abc123",
+		"CREDS":      "app:hunter2",
+		"STORAGE":    "DefaultEndpointsProtocol=https;AccountName=acct;AccountKey=YWJjZGVm==;EndpointSuffix=core.windows.net",
+		"BUS":        "Endpoint=sb://ns.servicebus.windows.net/;SharedAccessKeyName=root;SharedAccessKey=YWJjZGVm=",
+		"REGISTRY":   `{"auths":{"ghcr.io":{"auth":"dXNlcjpodW50ZXIy"}}}`,
+		"NETRC_LINE": "machine api.example.com login me password hunter2",
+		"HF":         "hf_abcdefghijklmnopqrstuvwxyz012345",
+		"SLACK_USER": "xoxp-1234567890-1234567890-abcdefabcdef",
 	}
 	shown := map[string]string{
 		"PWD":         "/home/u",
@@ -51,6 +61,10 @@ func TestShowEnvironmentWithholdsCredentials(t *testing.T) {
 		"EDITOR":      "vi",
 		"SKIP":        "sk-",
 		"LANG":        "C.UTF-8",
+		"CREDIT":      "100",
+		"PATTERN":     "a*",
+		"SETTINGS":    `{"theme":"dark"}`,
+		"HOSTS":       "machine-a machine-b",
 	}
 	srv := tmuxtest.New(t)
 	srv.NewPane("s", "sh", 80, 20)

@@ -188,7 +188,7 @@ var table = map[Code]Info{
 	OutputTooLarge: {OutputTooLarge, ExitFailure, "tmx-mcp: the CLI's output passed the byte cap, so it was not parsed"},
 	CLIFailed:      {CLIFailed, ExitFailure, "tmx-mcp: the tmx child failed without a structured error (killed, or crashed)"},
 	CLITimedOut:    {CLITimedOut, ExitFailure, "tmx-mcp: the tmx child ran past its deadline and was killed"},
-	Busy:           {Busy, ExitFailure, "tmx-mcp: too many tool calls are running and waiting; nothing was done, try again later"},
+	Busy:           {Busy, ExitFailure, "tmx-mcp: too many tool calls are running and waiting, or the client is not reading its replies; nothing was done, try again later"},
 
 	LauncherNotFound:   {LauncherNotFound, ExitNotFound, "tmx mcp: tmx-mcp was found neither beside tmx nor on PATH"},
 	LauncherExecFailed: {LauncherExecFailed, ExitCannotExec, "tmx mcp: tmx-mcp was found but could not be executed"},

@@ -9,6 +9,9 @@ import (
 	"strings"
 
 	"github.com/tidwall/gjson"
+
+	"github.com/tmx-sh/tmx/client"
+	"github.com/tmx-sh/tmx/tmxerr"
 )
 
 // Args reads a tools/call arguments object. Build it with [ParseArgs] from
@@ -81,6 +84,9 @@ func (t *Tool) Argv(a Args) (argv []string, stdin string, err error) {
 			return nil, "", err
 		}
 	}
+	if err := checkEnvironment(t, a); err != nil {
+		return nil, "", err
+	}
 	argv = append(strings.Fields(t.Command), "--json")
 	argv = append(argv, t.Fixed...)
 	doc := map[string]json.RawMessage{}
@@ -120,6 +126,61 @@ func (t *Tool) Argv(a Args) (argv []string, stdin string, err error) {
 		argv = append(argv, operandArgs(p, a)...)
 	}
 	return argv, stdin, nil
+}
+
+// Selectors returns every target a call of t with arguments a names, as
+// written: its selector arguments, the target of each key-batch entry
+// ({target, keys}), and those of each aggregate operation's arguments, by
+// its nested tool's selector parameters. A front end that checks id
+// targets (tmx-mcp's --expect-server) reads them here, so that no tool,
+// and no nested target, is missed.
+func (t *Tool) Selectors(a Args) []string {
+	var out []string
+	for _, p := range t.Params {
+		v := a.get(p.Name)
+		switch {
+		case !v.Exists():
+		case p.Sink == SinkSelector:
+			out = append(out, v.String())
+		case p.Type == "object-array" && p.Sink == SinkTmuxKeys:
+			for _, e := range v.Array() {
+				if tg := e.Get("target"); tg.Type == gjson.String {
+					out = append(out, tg.String())
+				}
+			}
+		case p.Sink == SinkNested:
+			for _, op := range v.Array() {
+				nt, ok := Lookup(op.Get("tool").String())
+				if !ok || !slices.Contains(t.Nested, nt.Name) {
+					continue
+				}
+				out = append(out, nt.Selectors(Args{op.Get("arguments")})...)
+			}
+		}
+	}
+	return out
+}
+
+// checkEnvironment refuses, before any process starts, an environment the
+// CLI command would refuse (client.CheckEnv: names that run code, bad
+// names, NUL bytes), its fix worded in tools' terms. The command checks
+// again; this check is the second line behind offering environment only
+// with the execute toolset (see [Select]).
+func checkEnvironment(t *Tool, a Args) error {
+	for _, p := range t.Params {
+		if p.Sink != SinkEnvironment || !a.Has(p.Name) {
+			continue
+		}
+		var pairs []string
+		for n, v := range a.get(p.Name).Map() {
+			pairs = append(pairs, n+"="+v.String())
+		}
+		sort.Strings(pairs)
+		if err := client.CheckEnv(pairs, a.Bool("suppress_persistent_history")); err != nil {
+			return ToolWords.Render(tmxerr.As(err))
+		}
+	}
+	return nil
 }
 
 // flagArgs writes a flag argument: --flag=VALUE, --flag for true, one

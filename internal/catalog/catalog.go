@@ -150,7 +150,8 @@ const (
 	// kill(2) to a pane's foreground process group.
 	SinkSignal Interpreter = "pane-signal"
 	// SinkEnvironment: NAME=VALUE pairs tmux sets in a new pane's
-	// environment (new-session/new-window/split-window/respawn-pane -e).
+	// environment (new-session/new-window/split-window/respawn-pane -e),
+	// which its shell, startup files and programs read, some as code.
 	SinkEnvironment Interpreter = "pane-environment"
 	// SinkNested: an aggregate tool's operations, each the arguments of
 	// one nested tool, which reach that tool's sinks.
@@ -158,19 +159,18 @@ const (
 )
 
 // Reach returns the process reach a value given to i has. An environment
-// reaches the configured program only: the names a shell, the loader or
-// an interpreter runs as code are refused (client.CheckEnv), so what is
-// left chooses among installed programs and files (PATH, HOME) and gives
-// the program no code. A nested value's reach is its tool's (see
+// is a channel to code: any startup file may interpolate any variable into
+// a prompt the shell expands, and any program may run one (vim's VIMINIT,
+// less's LESSOPEN), so no list of refused names (client.CheckEnv) can make
+// it otherwise; it reaches pane-command, and [Select] offers it only with
+// the execute toolset. A nested value's reach is its tool's (see
 // [Tool.Capability]).
 func (i Interpreter) Reach() Reach {
 	switch i {
-	case SinkPaneShell:
+	case SinkPaneShell, SinkEnvironment:
 		return ReachPaneCommand
 	case SinkPaneInput, SinkTmuxKeys, SinkSignal:
 		return ReachPaneInput
-	case SinkEnvironment:
-		return ReachConfiguredProcess
 	}
 	return ReachNone
 }
@@ -192,10 +192,11 @@ const (
 
 // litEnv is how an environment is made literal, and what it can still
 // reach.
-var litEnv = "names checked as identifiers and refused when a shell, the dynamic loader or an interpreter runs their value as code " +
-	"or reads code from what they name (" + strings.Join(client.ExecEnvNames(), " ") + "); " +
-	"values refused if they hold a NUL byte; each pair one -e argument, which tmux does not expand. " +
-	"Still reachable: names such as PATH and HOME choose which installed programs and startup files the pane's shell runs"
+var litEnv = "offered only with the execute toolset: startup files and programs may run any variable's value as code " +
+	"(a prompt that interpolates it, an editor's init variable), so a value can run your code in the pane. " +
+	"Names checked as identifiers, and, as a second line, refused when a shell, a common startup file, the dynamic loader or a program " +
+	"runs their value as code or reads code from what they name (" + strings.Join(client.ExecEnvNames(), " ") + "); " +
+	"values refused if they hold a NUL byte; each pair one -e argument, which tmux does not expand"
 
 // Sink is where one input goes, the process reach it has there, and how
 // it is made literal on the way.
@@ -276,6 +277,9 @@ type Tool struct {
 	AmplifiesFutureInput      bool
 	// Nested names the tools an aggregate (batch) tool may call.
 	Nested []string
+	// Withheld maps an argument the surface does not offer (see [Select])
+	// to the refusal tmx-mcp gives a call that passes it.
+	Withheld map[string]Refusal
 
 	// Waits is true for tools that block up to timeout_seconds.
 	Waits bool
@@ -290,6 +294,12 @@ type Tool struct {
 	// Check refuses, before any argv is built, argument combinations the
 	// input schema cannot state. Nil for most tools.
 	Check func(a Args) error
+}
+
+// Refusal is the error a withheld argument gets: what is refused and
+// why, and the fix.
+type Refusal struct {
+	Message, Hint string
 }
 
 // Capability is a tool's row: its direct reach, effects, output classes
@@ -417,6 +427,9 @@ func (t *Tool) Sentence() string {
 		}
 	case ReachPaneCommand:
 		reach = "Runs your shell command in a pane, as the user"
+		if !t.hasSink(SinkPaneShell) {
+			reach = "Starts a configured program as the user, in an environment that can run your code"
+		}
 	}
 	return reach + "; " + effects + "."
 }

@@ -39,6 +39,17 @@ func (s *Surface) Has(name string) bool {
 	return false
 }
 
+// Tool returns the surface's tool named name (its arguments and row as
+// the surface offers them), or nil.
+func (s *Surface) Tool(name string) *Tool {
+	for _, t := range s.Tools {
+		if t.Name == name {
+			return t
+		}
+	}
+	return nil
+}
+
 // Names returns the names of the surface's tools in catalog order.
 func (s *Surface) Names() []string {
 	out := make([]string, len(s.Tools))
@@ -54,7 +65,9 @@ func (s *Surface) Names() []string {
 // TMX_EXCLUDE_TOOLS removes tools by name, winning over every inclusion.
 // An aggregate tool may call only tools of the surface: its nested
 // authority is cut to them, and an aggregate left with none is not
-// served. A set but empty
+// served. Without the execute toolset, a tool added by name does not offer
+// an argument that is a channel to code (environment: see
+// [Tool.Withheld]). A set but empty
 // TMX_TOOLSETS selects no toolset. An unknown toolset or tool name is an
 // error naming the valid ones (code usage).
 func Select(lookup func(string) (string, bool), teardownByDefault bool) (*Surface, error) {
@@ -122,6 +135,9 @@ func Select(lookup func(string) (string, bool), teardownByDefault bool) (*Surfac
 				continue
 			}
 		}
+		if !sets[Execute] {
+			t = t.withoutCode()
+		}
 		s.Tools = append(s.Tools, t)
 	}
 	return s, nil
@@ -137,6 +153,36 @@ func (t *Tool) pruned(keep map[string]bool) *Tool {
 			c.Nested = append(c.Nested, n)
 		}
 	}
+	return &c
+}
+
+// withoutCode returns t, or, when an input of t is a channel to code that
+// only the execute toolset offers (an environment, see
+// [Interpreter.Reach]), a copy without it: a spawn tool added by name to a
+// surface without execute starts its configured program with the
+// environment it would have had, and its row says configured-process.
+func (t *Tool) withoutCode() *Tool {
+	var keep []Param
+	withheld := map[string]Refusal{}
+	reach := ReachConfiguredProcess
+	for _, p := range t.Params {
+		if p.Sink == SinkEnvironment {
+			withheld[p.Name] = Refusal{
+				Message: p.Name + " is offered only with the execute toolset: its values can run code in the new pane, since startup files and programs read variables as code; nothing was done",
+				Hint:    "leave " + p.Name + " out, or start tmx-mcp with execute among TMX_TOOLSETS (e.g. TMX_TOOLSETS=inspect,manage,execute)",
+			}
+			continue
+		}
+		if p.Sink.Reach().Rank() > reach.Rank() {
+			reach = p.Sink.Reach()
+		}
+		keep = append(keep, p)
+	}
+	if len(withheld) == 0 {
+		return t
+	}
+	c := *t
+	c.Params, c.Withheld, c.Reach = keep, withheld, reach
 	return &c
 }
 

@@ -42,7 +42,7 @@ var (
 	pStartDir = Param{Name: "start_directory", Type: "string", Sink: SinkTmuxFormat, Flag: "dir",
 		Description: "Absolute path."}
 	pEnvironment = Param{Name: "environment", Type: "string-map", Sink: SinkEnvironment, Flag: "env",
-		Description: "{\"NAME\": \"value\"}; code-running names (PS1, LD_*...) are refused."}
+		Description: "{\"NAME\": \"value\"}; PS1, LD_*... refused."}
 	pSuppressHistory = Param{Name: "suppress_persistent_history", Type: "boolean", Sink: SinkBound, Flag: "suppress-persistent-history",
 		Description: "No history file (best effort)."}
 	pExitMode = Param{Name: "exit_mode", Type: "boolean", Sink: SinkBound, Flag: "exit-mode",
@@ -374,7 +374,7 @@ var tools = sync.OnceValue(func() []Tool {
 				pShell, pEnvironment, pSuppressHistory,
 			},
 			Output: result.Spawn{},
-			Reach:  ReachConfiguredProcess, Effects: []Effect{Change}, OutputClasses: []OutputClass{TmuxMetadata},
+			Reach:  ReachPaneCommand, Effects: []Effect{Change}, OutputClasses: []OutputClass{TmuxMetadata},
 			Check: checkStartDir,
 		},
 		{
@@ -386,7 +386,7 @@ var tools = sync.OnceValue(func() []Tool {
 				pStartDir, pShell, pEnvironment, pSuppressHistory,
 			},
 			Output: result.Spawn{},
-			Reach:  ReachConfiguredProcess, Effects: []Effect{Change}, OutputClasses: []OutputClass{TmuxMetadata},
+			Reach:  ReachPaneCommand, Effects: []Effect{Change}, OutputClasses: []OutputClass{TmuxMetadata},
 			Check: checkStartDir,
 		},
 		{
@@ -400,7 +400,7 @@ var tools = sync.OnceValue(func() []Tool {
 				pStartDir, pShell, pEnvironment, pSuppressHistory,
 			},
 			Output: result.Spawn{},
-			Reach:  ReachConfiguredProcess, Effects: []Effect{Change}, OutputClasses: []OutputClass{TmuxMetadata},
+			Reach:  ReachPaneCommand, Effects: []Effect{Change}, OutputClasses: []OutputClass{TmuxMetadata},
 			Check: checkStartDir,
 		},
 		{
@@ -455,7 +455,7 @@ var tools = sync.OnceValue(func() []Tool {
 				pConfirmSelf, pEnvironment, pSuppressHistory,
 			},
 			Output: result.Spawn{},
-			Reach:  ReachConfiguredProcess, Effects: []Effect{Change}, OutputClasses: []OutputClass{TmuxMetadata},
+			Reach:  ReachPaneCommand, Effects: []Effect{Change}, OutputClasses: []OutputClass{TmuxMetadata},
 		},
 		{
 			Name: "send_keys_batch", Title: "Send keys in a batch", Toolset: Execute, Command: "send", Fixed: []string{"--batch"},

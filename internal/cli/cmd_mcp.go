@@ -136,6 +136,9 @@ func capabilitiesCmd(env *Env) *cli.Command {
 				if !offered && !x.Bool("all") {
 					continue
 				}
+				if st := d.Surface.Tool(tool.Name); st != nil {
+					tool = st // its row as the surface offers it
+				}
 				var eff, out []string
 				for _, e := range tool.Effects {
 					eff = append(eff, string(e))

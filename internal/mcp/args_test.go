@@ -69,9 +69,11 @@ func TestCheckedArgumentsReachTheCLI(t *testing.T) {
 		argv       []string // nil: refused with invalid_argument
 		stdin      string
 	}{
-		{"capture_pane", `{"target":"%1","target":"%2"}`, []string{"capture", "--json", "%2"}, ""},
-		{"rename_window", `{"target":"%1","name":7,"name":"second"}`, []string{"rename", "--json", "--level=window", "%1", "--", "second"}, ""},
-		{"rename_window", `{"target":"%1","name":"first","name":7}`, nil, ""},
+		// A repeated member means one thing to one reader and another to
+		// the next: the message is refused (-32600) and nothing runs.
+		{"capture_pane", `{"target":"%1","target":"%2"}`, nil, "-32600"},
+		{"rename_window", `{"target":"%1","name":7,"name":"second"}`, nil, "-32600"},
+		{"rename_window", `{"target":"%1","name":"first","name":7}`, nil, "-32600"},
 		{"signal_channel", `{"channel":"-x"}`, []string{"signal-channel", "--json", "--", "-x"}, ""},
 		{"wait_for_channel", `{"channel":"--help"}`, []string{"wait-for", "--json", "--", "--help"}, ""},
 		{"wait_for_text", `{"target":"%1","text":"ok","cursor":"c2.abc"}`, []string{"wait", "--json", "--cursor=c2.abc", "--stdin-args", "%1"}, `{"text":"ok"}`},
@@ -96,6 +98,12 @@ func TestCheckedArgumentsReachTheCLI(t *testing.T) {
 			text, _ = content[0].(map[string]any)["text"].(string)
 		}
 		b, runErr := os.ReadFile(rec)
+		if c.stdin == "-32600" {
+			if e, _ := r["error"].(map[string]any); e == nil || fmt.Sprint(e["code"]) != "-32600" || runErr == nil {
+				t.Errorf("%s %s: want -32600 before tmx runs; got %v (ran: %v)", c.tool, c.args, r, runErr == nil)
+			}
+			continue
+		}
 		if c.argv == nil {
 			if res["isError"] != true || !strings.HasPrefix(text, "error invalid_argument:") || runErr == nil {
 				t.Errorf("%s %s: want invalid_argument before tmx runs; got %v (ran: %v)", c.tool, c.args, r, runErr == nil)

@@ -37,6 +37,11 @@ func (l *auditLog) write(r auditRecord) {
 		return
 	}
 	r.Time = time.Now().UTC().Format(time.RFC3339Nano)
+	if len(r.RequestID) > maxAuditString {
+		// An id may be as long as a message (megabytes): the record keeps
+		// its digest.
+		r.RequestID, _ = json.Marshal(digestOf(string(r.RequestID)))
+	}
 	if r.Arguments == nil {
 		r.Arguments = map[string]any{}
 	}
@@ -73,9 +78,10 @@ const maxAuditString = 200
 
 // auditDigested are the argument names whose values the record replaces
 // by digests: catalog.RedactedKeys (the payloads and what reaches a
-// pane's environment) and the patterns a wait or a search matches, which
-// are as much the caller's text as text is.
-var auditDigested = slices.Concat(catalog.RedactedKeys, []string{"regex", "stop", "pattern"})
+// pane's environment) and the patterns a wait or a search matches
+// (wait_for_text's, and the wait_text and wait_regex of the input tools),
+// which are as much the caller's text as text is.
+var auditDigested = slices.Concat(catalog.RedactedKeys, []string{"regex", "stop", "pattern", "wait_text", "wait_regex"})
 
 // redact returns the arguments of a call of tool for the audit record:
 // the values of auditDigested replaced by digests (an environment given as

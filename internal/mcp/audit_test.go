@@ -33,20 +33,30 @@ func TestAuditDigestsCallerText(t *testing.T) {
 			`{"tool":"run_shell_command","arguments":{"target":"` + pane + `","command":"SECRET-I"}},` +
 			`{"tool":"capture_pane","arguments":{"target":"` + pane + `"},"extra":"SECRET-J"}]}}`,
 		`{"name":"send_keys_batch","arguments":{"operations":[{"target":"` + pane + `","keys":["SECRET-K"]}]}}`,
+		`{"name":"send_keys","arguments":{"target":"` + pane + `","keys":["Enter"],"wait_text":"SECRET-L","timeout_seconds":0.2}}`,
+		`{"name":"paste_text","arguments":{"target":"` + pane + `","text":"true","wait_regex":"SECRET-M","timeout_seconds":0.2}}`,
 	}
 	for i, c := range calls {
 		p.send(fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":%s}`, i+1, c))
 		p.recv()
 	}
+	// An id as long as a message is digested too.
+	hugeID := `"` + strings.Repeat("SECRET-N", 1<<14) + `"`
+	p.send(`{"jsonrpc":"2.0","id":` + hugeID + `,"method":"tools/call","params":{"name":"list_sessions"}}`)
+	p.recv()
+	calls = append(calls, "the huge id")
 	var recs []map[string]any
 	faultSettle(t, 5*time.Second, "audit records missing", func() (bool, string) {
 		recs = faultAudit(t, audit)
 		return len(recs) == len(calls), fmt.Sprintf("%d of %d", len(recs), len(calls))
 	})
 	for _, r := range recs {
-		if b := fmtJSON(r); strings.Contains(b, "SECRET-") {
-			t.Errorf("caller text in clear: %s", b)
+		if b := fmtJSON(r); strings.Contains(b, "SECRET-") || len(b) > 4096 {
+			t.Errorf("caller text in clear, or a record of %d bytes: %.300s", len(b), b)
 		}
+	}
+	if d, _ := recs[len(recs)-1]["request_id"].(map[string]any); d["len"] != float64(len(hugeID)) {
+		t.Errorf("the huge id's record: %.300v", recs[len(recs)-1])
 	}
 	args := func(i int) map[string]any { return recs[i]["arguments"].(map[string]any) }
 	if d, _ := args(0)["Command"].(map[string]any); d["len"] != float64(len("echo SECRET-A")) || args(0)["target"] != pane {

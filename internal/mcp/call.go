@@ -178,6 +178,13 @@ func failed(code tmxerr.Code, message, hint string) outcome {
 // checked, re-encoded, never the text as sent: the two differ when a key
 // is repeated (encoding/json keeps the last, gjson the first).
 func (s *Server) prepare(tool *catalog.Tool, obj map[string]any) (catalog.Args, []string, string, error) {
+	// An argument the surface withholds gets its own refusal, which
+	// names how to have it.
+	for _, k := range slices.Sorted(maps.Keys(obj)) {
+		if r, ok := tool.Withheld[k]; ok {
+			return catalog.Args{}, nil, "", tmxerr.New(tmxerr.InvalidArgument, r.Message, r.Hint)
+		}
+	}
 	// Schemas are advice to clients: check again before any side effect.
 	if err := s.checkArgs(tool, obj); err != nil {
 		return catalog.Args{}, nil, "", tmxerr.New(tmxerr.InvalidArgument, err.Error(), argsHint(tool, obj))
@@ -290,6 +297,9 @@ func (s *Server) runTool(ctx context.Context, tool *catalog.Tool, obj map[string
 // It returns the function that frees the slot, or, without one, the
 // outcome of a call that got none (busy, or cancelled while queued).
 func (s *Server) acquire(ctx context.Context) (func(), outcome) {
+	if o, over := s.overloaded(); over {
+		return nil, o
+	}
 	release := func() { <-s.sem }
 	select {
 	case s.sem <- struct{}{}:
@@ -304,10 +314,26 @@ func (s *Server) acquire(ctx context.Context) (func(), outcome) {
 	defer s.queued.Add(-1)
 	select {
 	case s.sem <- struct{}{}:
+		if o, over := s.overloaded(); over {
+			release()
+			return nil, o
+		}
 		return release, outcome{}
 	case <-ctx.Done():
 		return nil, outcome{cancelled: true}
 	}
+}
+
+// overloaded refuses a call while the client leaves more replies unread
+// than the stream's bound (see [Stream.MaxUnsent]): running it would only
+// add to what tmx-mcp holds for it. The refusal is short, and says that
+// nothing was done.
+func (s *Server) overloaded() (outcome, bool) {
+	if s.stream == nil || !s.stream.Overloaded() {
+		return outcome{}, false
+	}
+	return failed(tmxerr.Busy, fmt.Sprintf("tmx-mcp holds %d bytes of replies the client has not read, past its bound of %d; nothing was done", s.stream.Unsent(), s.stream.maxUnsent()),
+		"read the replies on tmx-mcp's stdout, then call again"), true
 }
 
 // runBatch runs call_read_tools_batch: every operation's arguments are

@@ -2,6 +2,7 @@ package mcp
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -274,13 +275,40 @@ func findCLI(getenv func(string) string) (string, error) {
 		"install both with ./install.sh, or set TMX_MCP_CLI to tmx's absolute path")
 }
 
+// openAudit opens the audit trail TMX_AUDIT names for appending (stderr
+// when empty): a regular file of this user, never through a symbolic link,
+// created with mode 0600 and set to 0600 if it had more, so that no one
+// else reads the trail. A link, another user's file or anything but a
+// regular file is refused (code usage), since the trail would then go
+// where someone else chose or could read it.
 func openAudit(path string, stderr io.Writer) (io.Writer, func(), error) {
 	if path == "" {
 		return stderr, func() {}, nil
 	}
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o600)
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_APPEND|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0o600)
 	if err != nil {
-		return nil, nil, tmxerr.Wrap(tmxerr.Usage, err, "TMX_AUDIT: %v", err)
+		if errors.Is(err, syscall.ELOOP) {
+			return nil, nil, tmxerr.Errorf(tmxerr.Usage, "TMX_AUDIT: %s is a symbolic link", path).
+				WithHint("name the file itself (%s is not followed, so that no one can redirect the trail)", path)
+		}
+		return nil, nil, tmxerr.Wrap(tmxerr.Usage, err, "TMX_AUDIT: %v", err).WithHint(auditHint)
+	}
+	st, err := f.Stat()
+	sys, _ := st.Sys().(*syscall.Stat_t)
+	switch {
+	case err != nil:
+	case !st.Mode().IsRegular():
+		err = fmt.Errorf("%s is not a regular file", path)
+	case sys == nil || int(sys.Uid) != os.Getuid():
+		err = fmt.Errorf("%s belongs to another user", path)
+	case st.Mode().Perm() != 0o600:
+		err = f.Chmod(0o600)
+	}
+	if err != nil {
+		f.Close()
+		return nil, nil, tmxerr.Wrap(tmxerr.Usage, err, "TMX_AUDIT: %v", err).WithHint(auditHint)
 	}
 	return f, func() { f.Close() }, nil
 }
+
+const auditHint = "name a file of your own in a directory of yours, e.g. ~/.local/state/tmx-audit.jsonl"

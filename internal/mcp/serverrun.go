@@ -52,13 +52,11 @@ func (r *serverRun) learn(doc []byte) {
 }
 
 // namesID reports whether a call of tool with arguments a names a tmux
-// object by its id (%N, @N or $N) in a selector argument.
+// object by its id (%N, @N or $N) in any target, nested ones included
+// (see [catalog.Tool.Selectors]).
 func namesID(tool *catalog.Tool, a catalog.Args) bool {
-	for _, p := range tool.Params {
-		if p.Sink != catalog.SinkSelector || !a.Has(p.Name) {
-			continue
-		}
-		sel, err := selector.Parse(a.String(p.Name))
+	for _, v := range tool.Selectors(a) {
+		sel, err := selector.Parse(v)
 		if err != nil {
 			continue // the child reports it
 		}

@@ -27,6 +27,9 @@
 //   - MCP stdio is newline-delimited JSON. The library's streams use
 //     Content-Length framing or a json.Decoder that cannot recover after a
 //     syntax error. Stream reads lines itself, with a size cap.
+//   - Nothing in the library bounds what waits to be written to a client
+//     that does not read its replies. Stream counts those bytes and stops
+//     reading requests while they pass a bound ([Stream.MaxUnsent]).
 
 package mcp
 
@@ -52,6 +55,12 @@ import (
 // DefaultMaxLine is the line limit, in bytes, that NewStream uses when
 // maxLine is not positive.
 const DefaultMaxLine = 4 << 20
+
+// DefaultMaxUnsent is the bound, in bytes, on replies waiting to be
+// written to a client that does not read them, that a Stream uses when
+// MaxUnsent is not positive: 16 MiB, many times the largest reply of one
+// call (a tool result is at most 1 MiB of document, written twice).
+const DefaultMaxUnsent = 16 << 20
 
 // idPrefix starts every synthetic id that a Stream hands to jsonrpc2.
 const idPrefix = "tmx#"
@@ -101,7 +110,20 @@ type Stream struct {
 	// ReadObject.
 	AllowBatch func() (ok bool, why string)
 
+	// MaxUnsent bounds, in bytes, the replies and notifications waiting
+	// to be written to w, which does not take them as fast as they come
+	// (a client that does not read its stdout). Past it ReadObject reads
+	// no more requests until the backlog falls back under it, and
+	// [Stream.Overloaded] reports true, so the server answers the calls
+	// read already with a short error instead of running them. Zero or
+	// less means DefaultMaxUnsent. Set it before the first ReadObject.
+	MaxUnsent int64
+
 	wmu sync.Mutex // serialises every write to w
+
+	bmu    sync.Mutex
+	bcond  *sync.Cond // signalled when unsent falls
+	unsent int64      // bytes handed to write and not yet written
 
 	mu     sync.Mutex
 	next   uint64              // last synthetic id or message key handed out
@@ -133,7 +155,7 @@ func NewStream(r io.Reader, w io.Writer, c io.Closer, maxLine int) *Stream {
 	if maxLine <= 0 {
 		maxLine = DefaultMaxLine
 	}
-	return &Stream{
+	s := &Stream{
 		r:       bufio.NewReader(r),
 		w:       w,
 		c:       c,
@@ -142,6 +164,51 @@ func NewStream(r io.Reader, w io.Writer, c io.Closer, maxLine int) *Stream {
 		inUse:   make(map[string]string),
 		parked:  make(map[string]*Message),
 	}
+	s.bcond = sync.NewCond(&s.bmu)
+	return s
+}
+
+func (s *Stream) maxUnsent() int64 {
+	if s.MaxUnsent <= 0 {
+		return DefaultMaxUnsent
+	}
+	return s.MaxUnsent
+}
+
+// Unsent returns how many bytes of replies and notifications wait to be
+// written.
+func (s *Stream) Unsent() int64 {
+	s.bmu.Lock()
+	defer s.bmu.Unlock()
+	return s.unsent
+}
+
+// Overloaded reports whether the replies waiting to be written pass
+// MaxUnsent: the client is not reading them.
+func (s *Stream) Overloaded() bool { return s.Unsent() > s.maxUnsent() }
+
+// addUnsent counts n more bytes waiting to be written (n < 0: written),
+// waking a reader paused by [Stream.waitBacklog] when it falls.
+func (s *Stream) addUnsent(n int64) {
+	s.bmu.Lock()
+	s.unsent += n
+	s.bmu.Unlock()
+	if n < 0 {
+		s.bcond.Broadcast()
+	}
+}
+
+// waitBacklog blocks while the replies waiting to be written pass
+// MaxUnsent: a client that does not read what it is sent gets no more of
+// its requests read (backpressure: its own writes block once the pipe
+// fills), rather than tmx-mcp holding an unbounded backlog. A client that
+// closes its input but never reads is noticed once it reads or exits.
+func (s *Stream) waitBacklog() {
+	s.bmu.Lock()
+	for s.unsent > s.maxUnsent() {
+		s.bcond.Wait()
+	}
+	s.bmu.Unlock()
 }
 
 // ReadObject reads lines until one holds a valid request or notification
@@ -168,6 +235,7 @@ func (s *Stream) ReadObject(v any) error {
 		if s.rerr != nil {
 			return s.rerr
 		}
+		s.waitBacklog()
 		line, big, err := s.readLine()
 		s.rerr = err
 		if big != nil {
@@ -382,6 +450,12 @@ func (s *Stream) handleObject(raw []byte, b *batch) error {
 		// Neither a request nor a response (which holds result or error).
 		return invalid(`no "method"`)
 	}
+	if k, dup := duplicateMember(raw); dup {
+		if repeatsTopLevel(raw, "id") {
+			echo = nil // which of them would the client take for its own?
+		}
+		return invalid(fmt.Sprintf("member %q appears twice in one object; send each member once", k))
+	}
 	var version string
 	if json.Unmarshal(m["jsonrpc"], &version) != nil || version != "2.0" {
 		return invalid(`"jsonrpc" must be "2.0"`)
@@ -492,8 +566,12 @@ func (s *Stream) reject(b *batch, id json.RawMessage, code int64, msg string) er
 }
 
 // write writes b and a newline in one Write call under the write mutex.
+// Until it is written, b counts toward the backlog (see MaxUnsent).
 func (s *Stream) write(b []byte) error {
 	b = append(b, '\n')
+	n := int64(len(b))
+	s.addUnsent(n)
+	defer s.addUnsent(-n)
 	s.wmu.Lock()
 	defer s.wmu.Unlock()
 	_, err := s.w.Write(b)

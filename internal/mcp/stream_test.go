@@ -205,7 +205,9 @@ func TestStreamLines(t *testing.T) {
 		{"notification", `{"jsonrpc":"2.0","method":"notifications/initialized"}` + "\n", "", ""},
 		{"crlf", `{"jsonrpc":"2.0","id":2,"method":"ping"}` + "\r\n", `{"jsonrpc":"2.0","id":2,"result":{"ok":true}}`, ""},
 		{"padded", " \t" + `{"jsonrpc":"2.0","id":2,"method":"ping"}` + " \t\n", `{"jsonrpc":"2.0","id":2,"result":{"ok":true}}`, ""},
-		{"duplicate keys", `{"jsonrpc":"2.0","id":9,"method":5,"method":"ping","id":null,"id":2}` + "\n", `{"jsonrpc":"2.0","id":2,"result":{"ok":true}}`, ""},
+		{"duplicate keys", `{"jsonrpc":"2.0","id":9,"method":5,"method":"ping","id":null,"id":2}` + "\n", invalid("null"), `appears twice`},
+		{"two methods", `{"jsonrpc":"2.0","id":9,"method":"x","method":"ping"}` + "\n", invalid("9"), `"method" appears twice`},
+		{"repeated argument", `{"jsonrpc":"2.0","id":9,"method":"ping","params":{"arguments":{"k":1,"k":2}}}` + "\n", invalid("9"), `"k" appears twice`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

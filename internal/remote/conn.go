@@ -98,6 +98,8 @@ func newConn(h Host, environ []string) (*conn, error) {
 
 // options are the ssh options of every invocation. Each overrides the
 // user's configuration only where a call needs it: no prompt (BatchMode),
+// no host key accepted that known_hosts does not hold
+// (StrictHostKeyChecking=yes, whatever the user's accept-new or no),
 // the private control socket, no pseudo-terminal and no escape character
 // (the stdin is framed bytes), and nothing forwarded: tmx needs no agent,
 // X11 or port on the host, and offers it none.
@@ -105,6 +107,7 @@ func (c *conn) options() []string {
 	return []string{
 		"-T",
 		"-o", "BatchMode=yes",
+		"-o", "StrictHostKeyChecking=yes",
 		"-o", "ControlPath=" + c.ctl,
 		"-o", "EscapeChar=none",
 		"-o", "ForwardAgent=no",

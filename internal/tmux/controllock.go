@@ -21,7 +21,13 @@ import (
 // takes the lock from starting its control client until tmux has answered
 // the attach, and from closing the client until it has exited; the lock is
 // a flock(2) on a file beside the socket (else in tmx's private directory),
-// shared by every tmx process of the user on that socket.
+// shared by every tmx process of the user on that socket. Beside a socket
+// in a shared directory (TMX_SOCKET_PATH=/tmp/pair.sock) the file is used
+// only when it is this user's own regular file, opened without following
+// a symbolic link: another user's link must not make tmx create a file
+// where it points, and another user's file, which they could hold locked,
+// must not stall tmx's waits; either way the lock moves to tmx's private
+// directory.
 //
 // The file is also inherited by the control client, so if tmx dies while
 // its client is still identifying, the lock stays held until the client
@@ -56,11 +62,29 @@ func openLockFile(sockPath string, getenv func(string) string) *os.File {
 		paths = append(paths, filepath.Join(d, filepath.Base(paths[0])))
 	}
 	for _, p := range paths {
-		if f, err := os.OpenFile(p, os.O_RDWR|os.O_CREATE, 0o600); err == nil {
+		if f := openOwnFile(p); f != nil {
 			return f
 		}
 	}
 	return nil
+}
+
+// openOwnFile opens the file at path for a lock, creating it (mode 0600),
+// and returns it only when it is a regular file of this user; it never
+// follows a symbolic link, and never blocks opening a FIFO. Otherwise it
+// returns nil.
+func openOwnFile(path string) *os.File {
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0o600)
+	if err != nil {
+		return nil
+	}
+	st, err := f.Stat()
+	sys, _ := st.Sys().(*syscall.Stat_t)
+	if err != nil || !st.Mode().IsRegular() || sys == nil || int(sys.Uid) != os.Getuid() {
+		f.Close()
+		return nil
+	}
+	return f
 }
 
 // lock takes the lock, giving up when ctx is done. flock blocks in the

@@ -168,10 +168,11 @@ var entryFiles embed.FS
 // RawEntry returns t's tools/list entry as JSON. Tools without nested
 // authority come from entries/<name>.json, which TestToolSnapshots keeps
 // equal to [NewEntry]: serving them saves tmx-mcp marshalling every
-// schema at start. An aggregate tool's entry depends on exclusions, so it
-// is computed.
+// schema at start. An aggregate tool's entry depends on exclusions, and a
+// tool with an argument withheld depends on the toolsets (see
+// catalog.Select), so they are computed.
 func RawEntry(t *catalog.Tool) (json.RawMessage, error) {
-	if len(t.Nested) == 0 {
+	if len(t.Nested) == 0 && len(t.Withheld) == 0 {
 		if b, err := entryFiles.ReadFile("entries/" + t.Name + ".json"); err == nil {
 			var c bytes.Buffer
 			if err := json.Compact(&c, b); err != nil {
