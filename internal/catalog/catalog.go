@@ -254,6 +254,11 @@ type Param struct {
 	// key. Payloads, patterns and regexes go this way, so that they never
 	// show in the process table.
 	Stdin string
+	// ExecuteOnly withholds the argument where the execute toolset is
+	// not selected (see [Tool.Withheld]): a spawn tool's command, which
+	// makes the tool run your code, although the tool itself may be
+	// added to a surface by name.
+	ExecuteOnly bool
 }
 
 // Tool is one catalog entry.

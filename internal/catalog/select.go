@@ -158,7 +158,8 @@ func (t *Tool) pruned(keep map[string]bool) *Tool {
 
 // withoutCode returns t, or, when an input of t is a channel to code that
 // only the execute toolset offers (an environment, see
-// [Interpreter.Reach]), a copy without it: a spawn tool added by name to a
+// [Interpreter.Reach]; a spawn tool's command, [Param.ExecuteOnly]), a
+// copy without it: a spawn tool added by name to a
 // surface without execute starts its configured program with the
 // environment it would have had, and its row says configured-process.
 func (t *Tool) withoutCode() *Tool {
@@ -166,9 +167,16 @@ func (t *Tool) withoutCode() *Tool {
 	withheld := map[string]Refusal{}
 	reach := ReachConfiguredProcess
 	for _, p := range t.Params {
-		if p.Sink == SinkEnvironment {
+		why := ""
+		switch {
+		case p.Sink == SinkEnvironment:
+			why = "its values can run code in the new pane, since startup files and programs read variables as code"
+		case p.ExecuteOnly:
+			why = "it runs your code in the new pane"
+		}
+		if why != "" {
 			withheld[p.Name] = Refusal{
-				Message: p.Name + " is offered only with the execute toolset: its values can run code in the new pane, since startup files and programs read variables as code; nothing was done",
+				Message: p.Name + " is offered only with the execute toolset: " + why + "; nothing was done",
 				Hint:    "leave " + p.Name + " out, or start tmx-mcp with execute among TMX_TOOLSETS (e.g. TMX_TOOLSETS=inspect,manage,execute)",
 			}
 			continue

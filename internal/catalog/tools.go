@@ -41,14 +41,16 @@ var (
 		Description: "Allow your own pane."}
 	pStartDir = Param{Name: "start_directory", Type: "string", Sink: SinkTmuxFormat, Flag: "dir",
 		Description: "Absolute path."}
+	pSpawnCommand = Param{Name: "command", Type: "string", Payload: true, Sink: SinkPaneShell, Stdin: "command", ExecuteOnly: true,
+		Description: "Shell text run instead of your shell; the pane stays when it ends."}
 	pEnvironment = Param{Name: "environment", Type: "string-map", Sink: SinkEnvironment, Flag: "env",
 		Description: "{\"NAME\": \"value\"}; PS1, LD_*... refused."}
 	pSuppressHistory = Param{Name: "suppress_persistent_history", Type: "boolean", Sink: SinkBound, Flag: "suppress-persistent-history",
-		Description: "No history file (best effort)."}
+		Description: "No history file."}
 	pExitMode = Param{Name: "exit_mode", Type: "boolean", Sink: SinkBound, Flag: "exit-mode",
 		Description: "Leave copy mode first, not refuse."}
 	pShell = Param{Name: "shell", Type: "string", Enum: client.SupportedShells, Sink: SinkBound, Flag: "shell",
-		Description: "Instead of your default shell."}
+		Description: "Instead of your shell."}
 	pEnabled = Param{Name: "enabled", Type: "boolean", Required: true, Sink: SinkBound, Pos: 1, Words: map[string]string{"true": "on", "false": "off"},
 		Description: "On or off."}
 	pWaitText = Param{Name: "wait_text", Type: "string", Sink: SinkPattern, Stdin: "wait-text",
@@ -101,7 +103,7 @@ var tools = sync.OnceValue(func() []Tool {
 		}.inspect(),
 		Tool{
 			Name: "list_panes", Title: "List panes", Command: "ls", Fixed: []string{"--panes"},
-			Summary: "Lists panes (id, size, command, directory, flags; is_caller: yours): all, or a session's or window's.",
+			Summary: "Lists panes (id, size, command, state: input, busy, exited, unknown; is_caller: yours): all, or a session's or window's.",
 			Params:  []Param{target(false, "Only this session's or window's panes.")},
 			Output:  result.Panes{}, MayReturnUntrustedContent: true,
 		}.inspect(),
@@ -124,7 +126,7 @@ var tools = sync.OnceValue(func() []Tool {
 		}.inspect(),
 		Tool{
 			Name: "get_pane_info", Title: "Get pane info", Command: "show", Fixed: []string{"--level=pane"},
-			Summary: "Describes a pane: command, pid, directory, title, size, cursor, history, mode, flags, window and session.",
+			Summary: "Describes a pane: command, state and its evidence, directory, size, cursor, mode, window, session.",
 			Params:  []Param{target(true, aPane)},
 			Output:  result.PaneDetail{}, MayReturnUntrustedContent: true,
 		}.inspect(),
@@ -148,7 +150,7 @@ var tools = sync.OnceValue(func() []Tool {
 		}.inspect(),
 		Tool{
 			Name: "capture_since", Title: "Capture new lines since a cursor", Command: "since",
-			Summary: "Returns the lines a pane finished since cursor, and the next cursor: a log costs only its new lines. Omit cursor the first time or when refused. continuous: false means history was cleared or overran; current is the unfinished cursor line.",
+			Summary: "Returns the lines a pane finished since cursor, and the next cursor. Omit cursor the first time or when refused. continuous: false means history was cleared or overran; current is the unfinished cursor line.",
 			Params: []Param{
 				target(true, aPane),
 				{Name: "cursor", Type: "string", Sink: SinkCursor, Flag: "cursor", Description: "From the last call."},
@@ -223,7 +225,7 @@ var tools = sync.OnceValue(func() []Tool {
 		}.inspect(),
 		Tool{
 			Name: "show_environment", Title: "Show environment", Command: "env show",
-			Summary: "Lists the environment tmux gives new panes: a session's or the global one. Values of credential-like names (TOKEN, SECRET, PASSWORD, KEY, ...) are withheld unless reveal.",
+			Summary: "Lists the environment tmux gives new panes: a session's or the global one. Credential-like values are withheld unless reveal.",
 			Params: []Param{
 				target(false, "The session (default: global)."),
 				{Name: "names", Type: "array", Sink: SinkBound, Pos: 2, Description: "Only these names."},
@@ -306,7 +308,7 @@ var tools = sync.OnceValue(func() []Tool {
 				target(true, "The pane."),
 				{Name: "width", Type: "integer", Minimum: num(1), Maximum: num(10000), Sink: SinkBound, Flag: "width", Description: "Columns."},
 				{Name: "height", Type: "integer", Minimum: num(1), Maximum: num(10000), Sink: SinkBound, Flag: "height", Description: "Rows."},
-				{Name: "zoom", Type: "boolean", Sink: SinkBound, Switch: map[string]string{"true": "zoom", "false": "unzoom"}, Description: "true zooms, false unzooms."},
+				{Name: "zoom", Type: "boolean", Sink: SinkBound, Switch: map[string]string{"true": "zoom", "false": "unzoom"}, Description: "Zoom or unzoom."},
 			},
 			Output: result.Changed{},
 		}.manage(),
@@ -364,14 +366,14 @@ var tools = sync.OnceValue(func() []Tool {
 		// Execute.
 		{
 			Name: "create_session", Title: "Create session", Toolset: Execute, Command: "new",
-			Summary: "Creates a detached session running your default shell, starting tmx's server if none runs, and returns its ids once ready.",
+			Summary: "Creates a detached session (your shell or command), starting tmx's server if needed; returns its ids once ready.",
 			Params: []Param{
 				{Name: "name", Type: "string", Sink: SinkTmuxFormat, Flag: "name", Description: "No ':' or '.', no leading $ % @ =."},
 				{Name: "window_name", Type: "string", Sink: SinkTmuxFormat, Flag: "window-name", Description: "The first window's name."},
 				pStartDir,
 				{Name: "width", Type: "integer", Minimum: num(10), Maximum: num(1000), Sink: SinkBound, Flag: "width", Description: "Columns (default 200)."},
 				{Name: "height", Type: "integer", Minimum: num(5), Maximum: num(1000), Sink: SinkBound, Flag: "height", Description: "Rows (default 50)."},
-				pShell, pEnvironment, pSuppressHistory,
+				pSpawnCommand, pShell, pEnvironment, pSuppressHistory,
 			},
 			Output: result.Spawn{},
 			Reach:  ReachPaneCommand, Effects: []Effect{Change}, OutputClasses: []OutputClass{TmuxMetadata},
@@ -379,11 +381,11 @@ var tools = sync.OnceValue(func() []Tool {
 		},
 		{
 			Name: "create_window", Title: "Create window", Toolset: Execute, Command: "new-window",
-			Summary: "Creates a detached window running your default shell and returns its ids once ready.",
+			Summary: "Creates a detached window (your shell or command); returns its ids once ready.",
 			Params: []Param{
 				target(true, aSession),
 				{Name: "name", Type: "string", Sink: SinkTmuxFormat, Flag: "name", Description: "Window name."},
-				pStartDir, pShell, pEnvironment, pSuppressHistory,
+				pStartDir, pSpawnCommand, pShell, pEnvironment, pSuppressHistory,
 			},
 			Output: result.Spawn{},
 			Reach:  ReachPaneCommand, Effects: []Effect{Change}, OutputClasses: []OutputClass{TmuxMetadata},
@@ -391,13 +393,13 @@ var tools = sync.OnceValue(func() []Tool {
 		},
 		{
 			Name: "split_window", Title: "Split pane", Toolset: Execute, Command: "split",
-			Summary: "Splits a pane and runs your default shell in the new one, in the same directory, without focus; returns its pane_id once ready.",
+			Summary: "Splits a pane and runs your shell or command in the new one, in the same directory, without focus; returns its pane_id once ready.",
 			Params: []Param{
 				target(true, aPane),
 				{Name: "direction", Type: "string", Enum: []string{"vertical", "horizontal"}, Sink: SinkBound, Switch: map[string]string{"horizontal": "horizontal"}, Description: "Default vertical (stacked); horizontal: side by side."},
 				{Name: "size", Type: "string", Sink: SinkBound, Flag: "size", Description: "Cells (\"20\") or 1-99% (\"30%\")."},
 				{Name: "before", Type: "boolean", Sink: SinkBound, Flag: "before", Description: "Put it above or left of the target."},
-				pStartDir, pShell, pEnvironment, pSuppressHistory,
+				pStartDir, pSpawnCommand, pShell, pEnvironment, pSuppressHistory,
 			},
 			Output: result.Spawn{},
 			Reach:  ReachPaneCommand, Effects: []Effect{Change}, OutputClasses: []OutputClass{TmuxMetadata},
@@ -405,11 +407,11 @@ var tools = sync.OnceValue(func() []Tool {
 		},
 		{
 			Name: "run_shell_command", Title: "Run shell command", Toolset: Execute, Command: "run",
-			Summary: "Runs command in a subshell of a pane's shell, waits, returns exit_status and the output's last lines; capture_pane with run (run_id) reads the rest. Non-zero exit_status is normal. timed_out: it may still run; call again with resume alone. A pane in copy mode, dead or busy is refused.",
+			Summary: "Runs command in a subshell of a pane's shell, waits, returns exit_status and the output's last lines; capture_pane with run (run_id) reads the rest. Non-zero exit_status is normal. timed_out: it may still run; call again with resume alone.",
 			Params: []Param{
 				target(false, "The pane (default: session \"main\", created if missing)."),
 				{Name: "command", Type: "string", Payload: true, Sink: SinkPaneShell, Stdin: "command", Description: "Shell text; several lines are fine. Required unless resume."},
-				{Name: "resume", Type: "string", Sink: SinkCursor, Flag: "resume", Description: "A timed-out result's resume token: wait for it again (no target or command)."},
+				{Name: "resume", Type: "string", Sink: SinkCursor, Flag: "resume", Description: "A timed-out result's resume token (alone)."},
 				pTimeout,
 				{Name: "max_lines", Type: "integer", Minimum: num(1), Sink: SinkBound, Flag: "lines", Description: "Default 20."},
 				{Name: "max_bytes", Type: "integer", Minimum: num(1), Sink: SinkBound, Flag: "max-bytes", Description: "Default 4000."},
@@ -422,7 +424,7 @@ var tools = sync.OnceValue(func() []Tool {
 		},
 		{
 			Name: "send_keys", Title: "Send keys", Toolset: Execute, Command: "send",
-			Summary: "Sends tmux key names (Enter, Escape, Tab, BTab, BSpace, Space, Up, Home, PageUp, F1..F12, C-x, M-x, or one character); paste_text sends text. With a wait a step is one call.",
+			Summary: "Sends tmux key names (Enter, Escape, Tab, BTab, BSpace, Up, PageUp, F1..F12, C-x, M-x, a character); paste_text sends text. With a wait a step is one call.",
 			Params: []Param{
 				target(true, aPane),
 				{Name: "keys", Type: "array", Required: true, Payload: true, Sink: SinkTmuxKeys, Stdin: "keys", Description: "In order, e.g. [\"C-c\"] or [\"Up\", \"Enter\"]."},

@@ -45,6 +45,19 @@ func spawnOptions(x *call) (client.SpawnOptions, error) {
 		Dir: x.String("dir"), Command: x.payload, Shell: x.String("shell"),
 		Env: x.StringSlice("env"), SuppressHistory: x.Bool("suppress-persistent-history"),
 	}
+	// The COMMAND may come in the --stdin-args document instead, as one
+	// shell text (tmux runs a single command through the shell).
+	if c, ok, err := x.inputString("command"); err != nil {
+		return o, err
+	} else if ok {
+		if len(x.payload) > 0 {
+			return o, tmxerr.New(tmxerr.Usage, "a command in --stdin-args and a COMMAND after -- exclude each other", "choose one")
+		}
+		if c == "" {
+			return o, tmxerr.New(tmxerr.Usage, "--stdin-args holds an empty command", `give {"command": "..."}, or leave it out to run the shell`)
+		}
+		o.Command = []string{c}
+	}
 	if o.Dir != "" && !filepath.IsAbs(o.Dir) {
 		abs, err := filepath.Abs(o.Dir)
 		if err != nil {
@@ -65,6 +78,10 @@ func nonEmpty(x *call, flags ...string) error {
 	}
 	return nil
 }
+
+// spawnStdinArgs reads the COMMAND of new, new-window and split from
+// stdin, out of ps.
+var spawnStdinArgs = stdinArgsFlag("command")
 
 var (
 	dirFlag   = &cli.StringFlag{Name: "dir", Aliases: []string{"c"}, Usage: "start in directory `DIR` (relative to yours)"}
@@ -89,7 +106,7 @@ func newCmd(env *Env) *cli.Command {
 			dirFlag,
 			&cli.IntFlag{Name: "width", Aliases: []string{"x"}, Usage: "width in `COLS`", DefaultText: "200"},
 			&cli.IntFlag{Name: "height", Aliases: []string{"y"}, Usage: "height in `ROWS`", DefaultText: "50"},
-			shellFlag, envFlag, suppressFlag, jsonFlag(),
+			shellFlag, envFlag, suppressFlag, spawnStdinArgs, jsonFlag(),
 		},
 		Action: payloadAction(env, func(x *call) error {
 			if err := exactArgs(x.Context, x.args, 0, "no arguments before --"); err != nil {
@@ -126,7 +143,7 @@ func newWindowCmd(env *Env) *cli.Command {
 		Category: catExecute,
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "name", Aliases: []string{"n"}, Usage: "window `NAME`"},
-			dirFlag, shellFlag, envFlag, suppressFlag,
+			dirFlag, shellFlag, envFlag, suppressFlag, spawnStdinArgs,
 			jsonFlag(),
 		},
 		Action: payloadAction(env, func(x *call) error {
@@ -168,7 +185,7 @@ func splitCmd(env *Env) *cli.Command {
 			&cli.BoolFlag{Name: "horizontal", Usage: "put the new pane beside the target (tmux split-window -h)"},
 			&cli.BoolFlag{Name: "before", Usage: "put the new pane above or left of the target"},
 			&cli.StringFlag{Name: "size", Aliases: []string{"l"}, Usage: "new pane's size in cells, or a percentage of the pane split (`N`, or N% from 1% to 99%)"},
-			dirFlag, shellFlag, envFlag, suppressFlag,
+			dirFlag, shellFlag, envFlag, suppressFlag, spawnStdinArgs,
 			jsonFlag(),
 		},
 		Action: payloadAction(env, func(x *call) error {

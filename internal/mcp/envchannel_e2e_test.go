@@ -24,8 +24,8 @@ func TestEnvironmentWithheldWithoutExecute(t *testing.T) {
 	s := connect(t, srv, "TMX_TOOLSETS=inspect", "TMX_TOOLS=create_session")
 	tools := toolIndex(t, s)
 	in, _ := json.Marshal(tools["create_session"].InputSchema)
-	if strings.Contains(string(in), "environment") {
-		t.Errorf("create_session's input schema offers environment: %s", in)
+	if strings.Contains(string(in), "environment") || strings.Contains(string(in), `"command"`) {
+		t.Errorf("create_session's input schema offers environment or command: %s", in)
 	}
 	if row, _ := tools["create_session"].Meta["tmx.sh/capability"].(map[string]any); row["process_reach"] != "configured-process" {
 		t.Errorf("create_session's row: %v", row)
@@ -57,6 +57,14 @@ func TestEnvironmentWithheldWithoutExecute(t *testing.T) {
 	}
 	if _, err := srv.TryTmux("has-session", "-t", "=envx"); err == nil {
 		t.Error("the refused call created session envx")
+	}
+	// A command is code too.
+	text = mustFail(t, s, tools, "create_session", map[string]any{"name": "cmdx", "command": "id > /dev/null"}, "invalid_argument")
+	if !strings.Contains(text, "execute toolset") {
+		t.Errorf("refusal of command: %q", text)
+	}
+	if _, err := srv.TryTmux("has-session", "-t", "=cmdx"); err == nil {
+		t.Error("the refused call created session cmdx")
 	}
 	mustCall(t, s, tools, "create_session", map[string]any{"name": "envy"})
 }

@@ -48,3 +48,30 @@ func TestREPLOverMCP(t *testing.T) {
 		t.Errorf("leaving python: %v", d)
 	}
 }
+
+// Starting a dev server is one call: create_session, create_window and
+// split_window run a command instead of a shell (execute toolset), which
+// travels on the child's stdin, and the pane stays when it ends.
+func TestSpawnWithCommand(t *testing.T) {
+	t.Parallel()
+	srv := tmuxtest.New(t)
+	s := connect(t, srv, "TMX_TOOLSETS=all")
+	tools := toolIndex(t, s)
+	d := mustCall(t, s, tools, "create_session", map[string]any{"name": "dev", "command": "echo 'Ready on :9'; exec sleep 60"})
+	w := mustCall(t, s, tools, "wait_for_text", map[string]any{"target": d["pane_id"], "text": "Ready on"})
+	if w["outcome"] != "matched" && w["outcome"] != "present_at_entry" {
+		t.Errorf("the server's banner: %v", w)
+	}
+	d = mustCall(t, s, tools, "split_window", map[string]any{"target": "dev", "command": "echo built; exit 4"})
+	w = mustCall(t, s, tools, "wait_for_text", map[string]any{"target": d["pane_id"], "until": "exit"})
+	if w["outcome"] != "exited" && w["outcome"] != "pane_died" && d["pane_exited"] != true {
+		t.Errorf("a command that ends: %v %v", d, w)
+	}
+	if got := srv.Tmux("display-message", "-p", "-t", d["pane_id"].(string), "#{pane_dead} #{pane_dead_status}"); got != "1 4" {
+		t.Errorf("the ended command's pane: %q", got)
+	}
+	d = mustCall(t, s, tools, "create_window", map[string]any{"target": "dev", "command": "printf 'a b\\n'; exec cat"})
+	if w := mustCall(t, s, tools, "wait_for_text", map[string]any{"target": d["pane_id"], "text": "a b"}); w["outcome"] == "timed_out" {
+		t.Errorf("create_window's command: %v", w)
+	}
+}
