@@ -24,7 +24,9 @@ import (
 func TestFormats(t *testing.T) {
 	t.Parallel()
 	eachBuild(t, func(t *testing.T, s *server) {
-		s.mustExec("new-session", "-d", "-s", "naïve-日本 x", "-x", "80", "-y", "24")
+		// Named, so that automatic-rename (the pane's command, "tmux" until
+		// its child execs the shell) cannot differ between two reads.
+		s.mustExec("new-session", "-d", "-s", "naïve-日本 x", "-n", "sh", "-x", "80", "-y", "24")
 		s.mustExec("new-window", "-d", "-t", "main:", "-n", "wïn dow")
 		s.mustExec("select-pane", "-t", "main:0.0", "-T", "ti\x01t\tle\x1b[31m é")
 		cLocale := []string{"PATH=" + os.Getenv("PATH"), "HOME=" + s.dir, "LANG=C", "TERM=xterm"}
