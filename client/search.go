@@ -30,6 +30,10 @@ type SearchOptions struct {
 	// Context is how many lines before and after each match come with it
 	// (grep -C), at most MaxContext.
 	Context int
+	// Run, a run's id ([RunResult].RunID), searches only that run's
+	// output, in the one pane given (as capture --run reads it);
+	// LinesPerPane does not apply.
+	Run string
 }
 
 // MaxContext bounds [SearchOptions.Context].
@@ -93,6 +97,29 @@ func (c *Client) Search(ctx context.Context, panes []PaneInfo, o SearchOptions) 
 	}
 	o.Context = max(0, min(o.Context, MaxContext))
 	res := &SearchResult{Matches: []SearchMatch{}}
+	bytesLeft := o.MaxBytes
+	if o.Run != "" {
+		if len(panes) != 1 {
+			return nil, tmxerr.New(tmxerr.Usage, "a run's output is searched in its one pane", "give the pane the run ran in as the target")
+		}
+		p := panes[0]
+		m, err := runMarkers(o.Run)
+		if err != nil {
+			return nil, err
+		}
+		t, err := c.readText(ctx, p.PaneID, math.MinInt32, nil, CaptureOptions{})
+		if err != nil {
+			return nil, err
+		}
+		out, ok := m.span(t.lines)
+		if !ok {
+			return nil, tmxerr.Errorf(tmxerr.InvalidArgument, "pane %s holds no output of run %s (it was cleared, scrolled out of the history, or ran in another pane)", p.PaneID, o.Run)
+		}
+		res.PanesSearched, res.LinesSearched = 1, len(out)
+		matchLines(res, p, out, match, o, &bytesLeft)
+		res.Truncated = res.MatchesDropped > 0 || res.DroppedBytes > 0
+		return res, nil
+	}
 	seen := map[string]bool{}
 	var todo []PaneInfo
 	for _, p := range panes {
@@ -110,7 +137,6 @@ func (c *Client) Search(ctx context.Context, panes []PaneInfo, o SearchOptions) 
 	if o.LinesPerPane > 0 {
 		from = -o.LinesPerPane
 	}
-	bytesLeft := o.MaxBytes
 	for len(todo) > 0 {
 		n, rows := 0, 0
 		for n < len(todo) && (n == 0 || rows+todo[n].HistorySize+todo[n].PaneHeight <= searchBatchRows) {
@@ -134,37 +160,44 @@ func (c *Client) Search(ctx context.Context, panes []PaneInfo, o SearchOptions) 
 			res.PanesSearched++
 			res.LinesSearched += len(t.lines)
 			res.LinesNotSearched += t.from
-			for j, ln := range t.lines {
-				if !match(ln.Text) {
-					continue
-				}
-				m := SearchMatch{PaneID: p.PaneID, Line: lineNumber(ln.First), SessionName: p.SessionName,
-					WindowIndex: p.WindowIndex, PaneIndex: p.PaneIndex}
-				var clipped int
-				m.Text, clipped = clipText(ln.Text)
-				cost := len(m.Text)
-				for k := max(0, j-o.Context); k < j; k++ {
-					s, _ := clipText(t.lines[k].Text)
-					m.Before = append(m.Before, s)
-					cost += len(s)
-				}
-				for k := j + 1; k < len(t.lines) && k <= j+o.Context; k++ {
-					s, _ := clipText(t.lines[k].Text)
-					m.After = append(m.After, s)
-					cost += len(s)
-				}
-				if len(res.Matches) == o.MaxMatches || cost > bytesLeft {
-					res.MatchesDropped++
-					continue
-				}
-				res.DroppedBytes += clipped
-				bytesLeft -= cost
-				res.Matches = append(res.Matches, m)
-			}
+			matchLines(res, p, t.lines, match, o, &bytesLeft)
 		}
 	}
 	res.Truncated = res.MatchesDropped > 0 || len(res.PanesSkipped) > 0 || res.DroppedBytes > 0 || res.LinesNotSearched > 0
 	return res, nil
+}
+
+// matchLines adds to res the lines of p that match, each with o.Context
+// lines around it, within o.MaxMatches and the bytes left (*bytesLeft,
+// lowered by what is added).
+func matchLines(res *SearchResult, p PaneInfo, lines []Line, match func(string) bool, o SearchOptions, bytesLeft *int) {
+	for j, ln := range lines {
+		if !match(ln.Text) {
+			continue
+		}
+		m := SearchMatch{PaneID: p.PaneID, Line: lineNumber(ln.First), SessionName: p.SessionName,
+			WindowIndex: p.WindowIndex, PaneIndex: p.PaneIndex}
+		var clipped int
+		m.Text, clipped = clipText(ln.Text)
+		cost := len(m.Text)
+		for k := max(0, j-o.Context); k < j; k++ {
+			s, _ := clipText(lines[k].Text)
+			m.Before = append(m.Before, s)
+			cost += len(s)
+		}
+		for k := j + 1; k < len(lines) && k <= j+o.Context; k++ {
+			s, _ := clipText(lines[k].Text)
+			m.After = append(m.After, s)
+			cost += len(s)
+		}
+		if len(res.Matches) == o.MaxMatches || cost > *bytesLeft {
+			res.MatchesDropped++
+			continue
+		}
+		res.DroppedBytes += clipped
+		*bytesLeft -= cost
+		res.Matches = append(res.Matches, m)
+	}
 }
 
 // clipText keeps the newest maxMatchText bytes of a line, after

@@ -237,6 +237,9 @@ func TestArgvParsesInCLI(t *testing.T) {
 			if _, ok := args["regex"]; tool.Name == "wait_for_text" && !ok {
 				args["text"] = "x" // text or regex
 			}
+			if _, ok := args["run"]; tool.Name == "search_panes" && ok {
+				args["target"] = "%1" // a run is searched in its pane
+			}
 			raw, _ := json.Marshal(args)
 			argv, stdin, err := tool.Argv(catalog.ParseArgs(raw))
 			if err != nil {

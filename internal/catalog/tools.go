@@ -109,12 +109,12 @@ var tools = sync.OnceValue(func() []Tool {
 		}.inspect(),
 		Tool{
 			Name: "get_server_info", Title: "Get server info", Command: "info",
-			Summary: "Describes the tmux server: socket, pid, version, config provenance, and your own pane in it if any.",
+			Summary: "Describes the tmux server: socket, pid, version, config provenance, and your own pane if any.",
 			Output:  result.Info{},
 		}.inspect(),
 		Tool{
 			Name: "get_session_info", Title: "Get session info", Command: "show", Fixed: []string{"--level=session"},
-			Summary: "Describes a session with its current window, active pane, and windows with their panes.",
+			Summary: "Describes a session: current window, active pane, windows and their panes.",
 			Params:  []Param{target(true, aSession)},
 			Output:  result.SessionDetail{}, MayReturnUntrustedContent: true,
 		}.inspect(),
@@ -162,15 +162,16 @@ var tools = sync.OnceValue(func() []Tool {
 		}.inspect(),
 		Tool{
 			Name: "search_panes", Title: "Search panes", Command: "search",
-			Summary: "Finds lines matching pattern in the panes' history and screen: every pane, or a session's or window's. Each match has its line number (capture_pane from_line reads around it); panes_skipped and matches_dropped count what was left out.",
+			Summary: "Finds lines matching pattern in panes' history and screen: all, or a session's or window's. Each match has its line (capture_pane from_line reads around it); panes_skipped and matches_dropped count what was left out.",
 			Params: []Param{
 				{Name: "pattern", Type: "string", Required: true, Sink: SinkPattern, Stdin: "pattern", Description: "Text to find (an RE2 regex with regex: true)."},
 				target(false, "Only this session's or window's panes."),
 				{Name: "regex", Type: "boolean", Sink: SinkBound, Flag: "regex", Description: "pattern is RE2."},
 				{Name: "ignore_case", Type: "boolean", Sink: SinkBound, Flag: "ignore-case", Description: "Ignore case."},
 				{Name: "max_panes", Type: "integer", Minimum: num(1), Maximum: num(256), Sink: SinkBound, Flag: "max-panes", Description: "Default 64."},
-				{Name: "context", Type: "integer", Minimum: num(0), Maximum: num(20), Sink: SinkBound, Flag: "context", Description: "Lines before and after each match."},
+				{Name: "context", Type: "integer", Minimum: num(0), Maximum: num(20), Sink: SinkBound, Flag: "context", Description: "Lines around a match."},
 				{Name: "max_matches", Type: "integer", Minimum: num(1), Maximum: num(1000), Sink: SinkBound, Flag: "max-matches", Description: "Default 100."},
+				{Name: "run", Type: "string", Sink: SinkBound, Flag: "run", Description: "Only a run_id's output."},
 				pMaxBytes,
 			},
 			Output: result.Search{}, OutputClasses: []OutputClass{TerminalContent},
@@ -196,7 +197,7 @@ var tools = sync.OnceValue(func() []Tool {
 		}.inspect(),
 		Tool{
 			Name: "find_pane_by_position", Title: "Find pane by position", Command: "find-pane",
-			Summary: "Returns the pane at a position in a window, by geometry.",
+			Summary: "Returns the pane at a position in a window.",
 			Params: []Param{
 				target(true, aWindow),
 				{Name: "position", Type: "string", Required: true, Enum: []string{"top-left", "top-right", "bottom-left", "bottom-right", "top", "bottom", "left", "right", "center"}, Sink: SinkBound, Flag: "position", Description: "Where."},
@@ -352,7 +353,7 @@ var tools = sync.OnceValue(func() []Tool {
 		}.manage(),
 		Tool{
 			Name: "set_mouse_enabled", Title: "Set mouse", Command: "mouse",
-			Summary: "Turns a session's mouse on or off. With it on, scrolling puts a pane in copy mode, where input is refused.",
+			Summary: "Turns a session's mouse on or off (on: scrolling enters copy mode, where input is refused).",
 			Params:  []Param{at(target(true, "The session."), 2), pEnabled},
 			Output:  result.Changed{},
 		}.manage(),
@@ -436,7 +437,7 @@ var tools = sync.OnceValue(func() []Tool {
 		},
 		{
 			Name: "paste_text", Title: "Paste text", Toolset: Execute, Command: "paste",
-			Summary: "Pastes literal text into one pane through a private buffer, bracketed so several lines do not run (bracketed says if the program took it); enter presses Enter after (submitted). No control characters but tab, CR, LF. With a wait a REPL step is one call.",
+			Summary: "Pastes literal text into one pane through a private buffer, bracketed so several lines do not run (bracketed says if the program took it); enter presses Enter after (submitted). No control characters but tab, CR, LF. With a wait a step is one call.",
 			Params: []Param{
 				target(true, aPane),
 				{Name: "text", Type: "string", Required: true, Payload: true, Sink: SinkPaneInput, Stdin: "text", Description: "Exactly what to paste."},

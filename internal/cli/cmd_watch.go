@@ -330,13 +330,14 @@ func searchCmd(env *Env) *cli.Command {
 	return &cli.Command{
 		Name:      "search",
 		Usage:     "find lines matching a pattern across panes",
-		UsageText: "search [--regex] [--ignore-case] [--lines N] [--max-panes N] [--max-matches N] [--max-bytes N] [--] PATTERN [TARGET]",
+		UsageText: "search [--regex] [--ignore-case] [--lines N | --run ID] [--max-panes N] [--max-matches N] [--max-bytes N] [--] PATTERN [TARGET]",
 		Description: "Reads everything every pane keeps (or TARGET's panes), its whole history and its screen,\n" +
 			"and prints the lines that contain PATTERN (an RE2 regex with --regex), each with its pane and its\n" +
 			"line number (line: tmx capture --from and --to read around it), and --context N lines before and\n" +
 			"after it (grep -C). The search is bounded in panes, matches and bytes, and the result says what\n" +
 			"it did not read (panes_skipped, lines_not_searched with --lines) or return (matches_dropped). It\n" +
-			"exits 0 whether or not anything matched: read matches (or the lines printed) to tell.\n\n" +
+			"exits 0 whether or not anything matched: read matches (or the lines printed) to tell.\n" +
+			"--run ID searches only that run's output (its run_id from tmx run), in the pane it ran in.\n\n" +
 			"Examples:\n   tmx search error\n   tmx search --regex --ignore-case --context 2 'panic|fatal' work",
 		Category: catInspect,
 		Flags: []cli.Flag{
@@ -346,6 +347,7 @@ func searchCmd(env *Env) *cli.Command {
 			&cli.IntFlag{Name: "context", Usage: "give `N` lines before and after each match (at most 20)"},
 			&cli.IntFlag{Name: "max-panes", Value: 64, Usage: "read at most `N` panes (256 at most)"},
 			&cli.IntFlag{Name: "max-matches", Value: 100, Usage: "return at most `N` matches (1000 at most)"},
+			&cli.StringFlag{Name: "run", Usage: "search only the output of the run whose run_id is `ID` (TARGET: its pane)"},
 			stdinArgsFlag("pattern"), maxBytesFlag, jsonFlag(),
 		},
 		Action: action(env, func(x *call) error {
@@ -361,6 +363,10 @@ func searchCmd(env *Env) *cli.Command {
 			if len(args) < 1 || len(args) > 2 {
 				return tmxerr.New(tmxerr.Usage, "search takes a PATTERN and at most one TARGET", "usage: tmx search PATTERN [TARGET]; a pattern that starts with - goes after --")
 			}
+			run := x.String("run")
+			if run != "" && (len(args) != 2 || x.IsSet("lines")) {
+				return tmxerr.New(tmxerr.Usage, "--run searches one run's output: give the pane it ran in as TARGET, and no --lines", "usage: tmx search --run ID PATTERN PANE")
+			}
 			var cl *client.Client
 			var snap *client.Snapshot
 			var err error
@@ -369,6 +375,9 @@ func searchCmd(env *Env) *cli.Command {
 				var r client.Resolved
 				cl, snap, r, err = x.target(args[1])
 				panes = r.Members
+				if run != "" {
+					panes = []client.PaneInfo{r.Pane}
+				}
 			} else {
 				cl, snap, err = x.snapshot()
 				if err == nil {
@@ -383,7 +392,7 @@ func searchCmd(env *Env) *cli.Command {
 				Pattern: args[0], Regex: x.Bool("regex"), IgnoreCase: x.Bool("ignore-case"),
 				MaxPanes: x.bounded("max-panes", 1, 256), LinesPerPane: max(x.Int("lines"), 0),
 				Context:    x.bounded("context", 0, client.MaxContext),
-				MaxMatches: x.bounded("max-matches", 1, 1000), MaxBytes: x.maxBytes(l),
+				MaxMatches: x.bounded("max-matches", 1, 1000), MaxBytes: x.maxBytes(l), Run: run,
 			})
 			if err != nil {
 				return err

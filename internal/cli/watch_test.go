@@ -578,3 +578,27 @@ func TestStdinDropsFinalNewline(t *testing.T) {
 	}
 	srv.WaitFor(pane, func(s string) bool { return strings.Contains(s, "\nTYPED-Y") }, 10*time.Second)
 }
+
+// search --run searches one run's output only: the needle a run before
+// printed is not among its matches, and a run's line reads back.
+func TestSearchARun(t *testing.T) {
+	t.Parallel()
+	srv := tmuxtest.New(t)
+	pane := srv.NewPane("s", "bash", 80, 20)
+	mustJSON(t, srv, 0, "run", pane, "--", "echo needle-one")
+	d := mustJSON(t, srv, 0, "run", pane, "--", "printf 'hay\\nneedle-two\\nhay\\n'")
+	id := d["run_id"].(string)
+	res := mustJSON(t, srv, 0, "search", "--run", id, "--context", "1", "needle", pane)
+	m, _ := res["matches"].([]any)
+	if len(m) != 1 || m[0].(map[string]any)["text"] != "needle-two" || num(res, "lines_searched") != 3 {
+		t.Fatalf("search --run: %v", res)
+	}
+	line := strconv.Itoa(num(m[0].(map[string]any), "line"))
+	c := mustJSON(t, srv, 0, "capture", "--from", line, "--to", line, pane)
+	if fmt.Sprint(c["lines"]) != "[needle-two]" {
+		t.Errorf("the match's line reads back as %v", c["lines"])
+	}
+	if code, _ := mustFail(t, srv, 2, "search", "--run", id, "needle"); code != "usage" {
+		t.Errorf("--run without its pane: %s", code)
+	}
+}
