@@ -773,7 +773,7 @@ func (w *textWait) check(ctx context.Context) (done bool) {
 	// Otherwise a cleared pane's finished lines are all new to this wait:
 	// it began before they were printed.
 	for i, ln := range newLines {
-		if ln.First <= w.skipThrough && w.isEcho(ln.Text) || isMarkerLine(ln.Text) {
+		if w.echoLine(ln) || isMarkerLine(ln.Text) {
 			continue // the echo of what tmx typed, or a run's plumbing
 		}
 		w.seen, w.seenAt = append(w.seen, ln.Text), append(w.seenAt, ln.First)
@@ -827,6 +827,18 @@ func (w *textWait) check(ctx context.Context) (done bool) {
 		}
 	}
 	return false
+}
+
+// echoLine reports whether ln is the echo of what the input typed: a
+// line within the echo's rows that isEcho takes for it, or, past them, one
+// that shows the next typed line (not an empty one) in full: a program
+// that reads pasted lines one by one echoes each after answering the one
+// before, later than the row Enter went on, on a busy machine later still.
+func (w *textWait) echoLine(ln Line) bool {
+	if ln.First <= w.skipThrough {
+		return w.isEcho(ln.Text)
+	}
+	return w.skipThrough >= 0 && len(w.echo) > 0 && w.echo[0] != "" && w.isEcho(ln.Text)
 }
 
 // isEcho reports whether a finished line within the echo's rows is the

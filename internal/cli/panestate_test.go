@@ -90,6 +90,10 @@ func TestRunRefusesAShellThatAsks(t *testing.T) {
 			shellAlive(t, srv, pane)
 			// Once the question is gone (C-c), runs work again.
 			srv.Tmux("send-keys", "-t", pane, "C-c")
+			srv.WaitFor(pane, func(s string) bool {
+				lines := strings.Split(strings.TrimRight(s, "\n "), "\n")
+				return !strings.Contains(lines[len(lines)-1], c.shows)
+			}, tmuxtest.Patience(10*time.Second))
 			if d := runIn(t, srv, pane, "echo back", 0, "--timeout", tmuxtest.PatienceSeconds(10)); d["output"] != "back" {
 				t.Errorf("after C-c: %v", d)
 			}

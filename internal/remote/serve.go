@@ -83,7 +83,8 @@ func Serve(ctx context.Context, arg string, stdin io.Reader, stdout, stderr io.W
 	if err := out.Flush(); err != nil {
 		return tmxerr.ExitFailure
 	}
-	fail := func(err error) int {
+	// say writes err to the caller's stderr as the command would have.
+	say := func(err error) *tmxerr.Error {
 		te := tmxerr.As(err)
 		var b []byte
 		if wantsJSON(h.Argv) {
@@ -95,6 +96,10 @@ func Serve(ctx context.Context, arg string, stdin io.Reader, stdout, stderr io.W
 			}
 		}
 		rw.write(recStderr, b)
+		return te
+	}
+	fail := func(err error) int {
+		te := say(err)
 		status := tmxerr.ExitStatus(te)
 		rw.write(recExit, binary.BigEndian.AppendUint32(nil, uint32(status)))
 		return status
@@ -180,6 +185,13 @@ func Serve(ctx context.Context, arg string, stdin io.Reader, stdout, stderr io.W
 	if ps := cmd.ProcessState; ps != nil {
 		if ws, ok := ps.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
 			status = 128 + int(ws.Signal())
+			if ctx.Err() != nil {
+				// Cancelled, and the command ended by the signal before
+				// it could say so (a busy machine: its handler was not
+				// up yet, or killGrace passed): say it for it.
+				say(tmxerr.New(tmxerr.Interrupted, "the call was cancelled; its command ended before it reported", ""))
+				status = tmxerr.ExitInterrupted
+			}
 		} else {
 			status = ps.ExitCode()
 		}
