@@ -325,9 +325,12 @@ type textWait struct {
 
 // How often a wait for a program's state (input, exit) looks at it: after
 // each output, at 1 ms, then twice as long each time up to
-// stateSettleMax, and every stateHeartbeat besides.
+// stateSettleMax, at that until stateRecent has passed since the output
+// (a shell's prompt hook, a program settling after it printed), and every
+// stateHeartbeat besides.
 const (
-	stateSettleMax = 256 * time.Millisecond
+	stateSettleMax = 64 * time.Millisecond
+	stateRecent    = 2 * time.Second
 	stateHeartbeat = time.Second
 )
 
@@ -619,6 +622,7 @@ func (w *textWait) watch(ctx context.Context) (*WaitResult, error) {
 	// a few times as it settles, and once a second besides.
 	var stateLook <-chan time.Time
 	var stateTimer *time.Timer
+	lastOutput := time.Now()
 	stateEvery := time.Duration(0)
 	if w.input || w.o.Input || w.o.Exit {
 		// A first look at once: the program may have reacted while the
@@ -644,7 +648,7 @@ func (w *textWait) watch(ctx context.Context) (*WaitResult, error) {
 			}
 			return w.done(), nil
 		case <-wake:
-			w.output = true
+			w.output, lastOutput = true, time.Now()
 			if quietTimer != nil {
 				quietTimer.Reset(cmp.Or(w.o.Quiet, w.loopQuiet))
 			}
@@ -689,9 +693,12 @@ func (w *textWait) watch(ctx context.Context) (*WaitResult, error) {
 					quietTimer.Reset(w.loopQuiet)
 				}
 			}
-			if stateEvery > 0 && stateEvery < stateSettleMax {
+			switch {
+			case stateEvery < stateSettleMax:
 				stateEvery *= 2
-			} else {
+			case time.Since(lastOutput) < stateRecent:
+				stateEvery = stateSettleMax
+			default:
 				stateEvery = stateHeartbeat
 			}
 			stateTimer.Reset(stateEvery)
