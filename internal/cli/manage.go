@@ -29,7 +29,9 @@ func (x *call) change(target string, act func(*client.Client, *client.Snapshot, 
 }
 
 // changed drops the snapshot a client's change returns beside it.
-func changed(_ *client.Snapshot, ch *client.Changed, err error) (*client.Changed, error) { return ch, err }
+func changed(_ *client.Snapshot, ch *client.Changed, err error) (*client.Changed, error) {
+	return ch, err
+}
 
 // emitChanged prints a manage command's result.
 func emitChanged(x *call, ch *client.Changed) error {
