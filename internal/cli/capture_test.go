@@ -225,7 +225,7 @@ func TestCaptureAlternateScreenWithHistory(t *testing.T) {
 	srv.Tmux("send-keys", "-t", pane, "q")
 }
 
-func TestCaptureArgv(t *testing.T) {
+func TestParseCapture(t *testing.T) {
 	checkArgv(t, newCaptureCmd, []argvCase[captureOptions]{
 		{argv: "capture %3", want: captureOptions{Target: "%3"}},
 		{argv: "capture --lines 50 --json work:logs", want: captureOptions{Lines: 50, Target: "work:logs"}},

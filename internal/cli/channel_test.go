@@ -6,7 +6,7 @@ import (
 	"github.com/tmx-sh/tmx/tmxerr"
 )
 
-func TestChannelArgv(t *testing.T) {
+func TestParseChannel(t *testing.T) {
 	checkArgv(t, newWaitForCmd, []argvCase[channelOptions]{
 		{argv: "wait-for built", want: channelOptions{Channel: "built"}},
 		{argv: "wait-for --timeout 2.5 built", want: channelOptions{Timeout: 2.5, Channel: "built"}},

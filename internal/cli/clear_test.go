@@ -6,7 +6,7 @@ import (
 	"github.com/tmx-sh/tmx/tmxerr"
 )
 
-func TestClearArgv(t *testing.T) {
+func TestParseClear(t *testing.T) {
 	checkArgv(t, newClearCmd, []argvCase[clearOptions]{
 		{argv: "clear --confirm %3", want: clearOptions{Confirm: true, Target: "%3"}},
 		{argv: "clear %3", want: clearOptions{Target: "%3"}},

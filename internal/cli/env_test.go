@@ -6,7 +6,7 @@ import (
 	"github.com/tmx-sh/tmx/tmxerr"
 )
 
-func TestEnvShowArgv(t *testing.T) {
+func TestParseEnvShow(t *testing.T) {
 	checkArgv(t, newEnvCmd, []argvCase[envShowOptions]{
 		{argv: "env show work", want: envShowOptions{Target: "work", HasTarget: true}},
 		{argv: "env show --global -- PATH HOME", want: envShowOptions{Global: true, Names: []string{"PATH", "HOME"}}},

@@ -82,3 +82,16 @@ func payloadActionOf[O any](env *Env, o *O, parse func(*call, *O) error, runF fu
 		return runF(x, o)
 	})
 }
+
+// rawActionOf is actionOf for a command that takes its arguments as
+// urfave/cli gives them, payload separator and all (help, mcp), and sets
+// no deadline: x.args are c.Args().
+func rawActionOf[O any](env *Env, o *O, parse func(*call, *O) error, runF func(*call, *O) error) cli.ActionFunc {
+	return func(c *cli.Context) error {
+		x := &call{Context: c, env: env, json: isJSON(c), args: c.Args().Slice()}
+		if err := parse(x, o); err != nil {
+			return err
+		}
+		return runF(x, o)
+	}
+}

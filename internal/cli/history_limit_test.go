@@ -6,7 +6,7 @@ import (
 	"github.com/tmx-sh/tmx/tmxerr"
 )
 
-func TestHistoryLimitArgv(t *testing.T) {
+func TestParseHistoryLimit(t *testing.T) {
 	checkArgv(t, newHistoryLimitCmd, []argvCase[historyLimitOptions]{
 		{argv: "history-limit work 100000", want: historyLimitOptions{Target: "work", Lines: "100000"}},
 		{argv: "history-limit work", code: tmxerr.Usage},

@@ -6,7 +6,7 @@ import (
 	"github.com/tmx-sh/tmx/tmxerr"
 )
 
-func TestHooksShowArgv(t *testing.T) {
+func TestParseHooksShow(t *testing.T) {
 	checkArgv(t, newHooksCmd, []argvCase[hooksShowOptions]{
 		{argv: "hooks show --global", want: hooksShowOptions{Global: true}},
 		{argv: "hooks show work", want: hooksShowOptions{Target: "work", HasTarget: true}},

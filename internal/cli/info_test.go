@@ -6,7 +6,7 @@ import (
 	"github.com/tmx-sh/tmx/tmxerr"
 )
 
-func TestInfoStatusArgv(t *testing.T) {
+func TestParseInfoStatus(t *testing.T) {
 	checkArgv(t, newInfoCmd, []argvCase[infoOptions]{
 		{argv: "info"},
 		{argv: "info --json"},

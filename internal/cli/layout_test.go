@@ -6,7 +6,7 @@ import (
 	"github.com/tmx-sh/tmx/tmxerr"
 )
 
-func TestLayoutArgv(t *testing.T) {
+func TestParseLayout(t *testing.T) {
 	checkArgv(t, newLayoutCmd, []argvCase[layoutOptions]{
 		{argv: "layout work:0 tiled", want: layoutOptions{Target: "work:0", Layout: "tiled"}},
 		{argv: "layout work:0", code: tmxerr.Usage},

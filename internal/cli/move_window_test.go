@@ -6,7 +6,7 @@ import (
 	"github.com/tmx-sh/tmx/tmxerr"
 )
 
-func TestMoveWindowArgv(t *testing.T) {
+func TestParseMoveWindow(t *testing.T) {
 	checkArgv(t, newMoveWindowCmd, []argvCase[moveWindowOptions]{
 		{argv: "move-window scratch:0 work", want: moveWindowOptions{Target: "scratch:0", Session: "work"}},
 		{argv: "move-window --index 5 scratch:0 work", want: moveWindowOptions{Index: 5, IndexOK: true, Target: "scratch:0", Session: "work"}},

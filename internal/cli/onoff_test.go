@@ -6,7 +6,7 @@ import (
 	"github.com/tmx-sh/tmx/tmxerr"
 )
 
-func TestMouseSyncArgv(t *testing.T) {
+func TestParseMouseSync(t *testing.T) {
 	checkArgv(t, newMouseCmd, []argvCase[onOffOptions]{
 		{argv: "mouse on work", want: onOffOptions{On: true, Target: "work"}},
 		{argv: "mouse off work", want: onOffOptions{Target: "work"}},

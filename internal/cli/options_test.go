@@ -6,7 +6,7 @@ import (
 	"github.com/tmx-sh/tmx/tmxerr"
 )
 
-func TestOptionsShowArgv(t *testing.T) {
+func TestParseOptionsShow(t *testing.T) {
 	checkArgv(t, newOptionsCmd, []argvCase[optionsShowOptions]{
 		{argv: "options show work history-limit", want: optionsShowOptions{Scope: "session", Target: "work", HasTarget: true, Name: "history-limit"}},
 		{argv: "options show --scope server escape-time", want: optionsShowOptions{Scope: "server", Name: "escape-time"}},

@@ -7,7 +7,7 @@ import (
 	"github.com/tmx-sh/tmx/tmxerr"
 )
 
-func TestRenameArgv(t *testing.T) {
+func TestParseRename(t *testing.T) {
 	checkArgv(t, newRenameCmd, []argvCase[renameOptions]{
 		{argv: "rename work:0 editor", want: renameOptions{Target: "work:0", Name: "editor"}},
 		{argv: "rename --level session %3 build", want: renameOptions{LevelName: "session", Level: selector.LevelSession, Target: "%3", Name: "build"}},

@@ -7,7 +7,7 @@ import (
 	"github.com/tmx-sh/tmx/tmxerr"
 )
 
-func TestResizeArgv(t *testing.T) {
+func TestParseResize(t *testing.T) {
 	checkArgv(t, newResizeCmd, []argvCase[resizeOptions]{
 		{argv: "resize --height 10 %3", want: resizeOptions{Height: 10, Target: "%3"}},
 		{argv: "resize --zoom %3", want: resizeOptions{Zoom: true, Target: "%3"}},

@@ -6,7 +6,7 @@ import (
 	"github.com/tmx-sh/tmx/tmxerr"
 )
 
-func TestRespawnArgv(t *testing.T) {
+func TestParseRespawn(t *testing.T) {
 	checkArgv(t, newRespawnCmd, []argvCase[respawnOptions]{
 		{argv: "respawn %5", want: respawnOptions{Target: "%5"}},
 		{argv: "respawn --kill --confirm-self --env A=x,y --env B=2 --suppress-persistent-history %5",

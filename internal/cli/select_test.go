@@ -7,7 +7,7 @@ import (
 	"github.com/tmx-sh/tmx/tmxerr"
 )
 
-func TestSelectArgv(t *testing.T) {
+func TestParseSelect(t *testing.T) {
 	checkArgv(t, newSelectCmd, []argvCase[selectOptions]{
 		{argv: "select work:logs", want: selectOptions{Target: "work:logs"}},
 		{argv: "select --level window %4", want: selectOptions{LevelName: "window", Level: selector.LevelWindow, Target: "%4"}},

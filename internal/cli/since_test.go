@@ -6,7 +6,7 @@ import (
 	"github.com/tmx-sh/tmx/tmxerr"
 )
 
-func TestSinceArgv(t *testing.T) {
+func TestParseSince(t *testing.T) {
 	checkArgv(t, newSinceCmd, []argvCase[sinceOptions]{
 		{argv: "since work", want: sinceOptions{Target: "work"}},
 		{argv: "since --from-now work", want: sinceOptions{FromNow: true, Target: "work"}},

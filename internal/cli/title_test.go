@@ -6,7 +6,7 @@ import (
 	"github.com/tmx-sh/tmx/tmxerr"
 )
 
-func TestTitleArgv(t *testing.T) {
+func TestParseTitle(t *testing.T) {
 	checkArgv(t, newTitleCmd, []argvCase[titleOptions]{
 		{argv: "title %3 build", want: titleOptions{Target: "%3", Title: "build"}},
 		{argv: "title %3 ''", want: titleOptions{Target: "%3", Title: ""}},
