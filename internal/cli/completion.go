@@ -46,7 +46,7 @@ func newCompletionCmd(env *Env, runF func(*call, *completionOptions) error) *cli
 			"   source <(tmx completion zsh)     # in ~/.zshrc, after compinit\n" +
 			"   tmx completion fish > ~/.config/fish/completions/tmx.fish",
 		Category: catOther,
-		Action: actionOf(env, &completionOptions{}, parseCompletion, runF),
+		Action:   actionOf(env, &completionOptions{}, parseCompletion, runF),
 	}
 }
 
