@@ -55,9 +55,7 @@ type CaptureResult struct {
 	// the range, or the run's output) the result does not hold; history
 	// rows above what was read count one line each. DroppedBytes counts
 	// the bytes of the lines read and not returned.
-	Truncated    bool `json:"truncated,omitempty"`
-	DroppedLines int  `json:"dropped_lines,omitempty"`
-	DroppedBytes int  `json:"dropped_bytes,omitempty"`
+	Dropped
 	// AlternateScreen is true when the pane is on the alternate screen (a
 	// full-screen program: vim, less, htop): Lines is then that screen,
 	// top row first, without the blank rows at its bottom (the history
@@ -336,7 +334,7 @@ func budgetFor(o CaptureOptions, lines []string) Budgeted {
 // captureResult is the result of lines (of the reading t) cut to b; head
 // says b kept the oldest lines.
 func captureResult(paneID string, t *paneText, lines []Line, b Budgeted, head bool) *CaptureResult {
-	res := &CaptureResult{PaneID: paneID, Lines: b.Lines, Truncated: b.Truncated, DroppedLines: b.DroppedLines, DroppedBytes: b.DroppedBytes,
+	res := &CaptureResult{PaneID: paneID, Lines: b.Lines, Dropped: b.Dropped,
 		Server: t.server}
 	if res.Lines == nil {
 		res.Lines = []string{}

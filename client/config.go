@@ -16,10 +16,6 @@ import (
 //go:embed assets/minimal.conf
 var minimalConf string
 
-// MinimalConfig returns the configuration a server tmx starts reads when
-// TMX_TMUX_CONFIG is not set.
-func MinimalConfig() string { return minimalConf }
-
 // Provenance values of the @tmx_provenance server option.
 const (
 	ProvenanceMinimal = "tmx-minimal"

@@ -5,10 +5,8 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
-	"fmt"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"syscall"
 	"time"
@@ -16,6 +14,7 @@ import (
 	"github.com/tidwall/gjson"
 
 	"github.com/tmx-sh/tmx/internal/statedir"
+	"github.com/tmx-sh/tmx/internal/tmux"
 	"github.com/tmx-sh/tmx/tmxerr"
 )
 
@@ -211,22 +210,10 @@ func socketInode(path string) (dev, ino uint64, ok bool) {
 // (field 22 of /proc/PID/stat, proc(5)) and the boot id, or zero values
 // without /proc.
 func procIdentity(pid int) (start uint64, boot string) {
-	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
-	if err != nil {
+	st, ok := tmux.ReadStat(pid)
+	if !ok || st.State == 'Z' {
 		return 0, ""
 	}
-	s := string(b)
-	i := strings.LastIndexByte(s, ')')
-	if i < 0 {
-		return 0, ""
-	}
-	// After the command's name come the state (field 3) and the rest;
-	// starttime is field 22, the 20th after the name.
-	f := strings.Fields(s[i+1:])
-	if len(f) < 20 || f[0] == "Z" {
-		return 0, ""
-	}
-	start, _ = strconv.ParseUint(f[19], 10, 64)
 	id, _ := os.ReadFile("/proc/sys/kernel/random/boot_id")
-	return start, strings.TrimSpace(string(id))
+	return uint64(st.StartTicks), strings.TrimSpace(string(id))
 }

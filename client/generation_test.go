@@ -2,7 +2,10 @@ package client
 
 import (
 	"encoding/json"
+	"os"
 	"testing"
+
+	"github.com/tmx-sh/tmx/internal/tmux"
 )
 
 // parseGeneration reads what recordGeneration writes as encoding/json
@@ -48,4 +51,21 @@ func FuzzParseGeneration(f *testing.F) {
 			t.Fatalf("parseGeneration(%s) = %+v, %v; want %+v", b, got, ok, want)
 		}
 	})
+}
+
+// A process's identity is its start time from /proc/PID/stat and the boot
+// id, read through the one stat parser (tmux.ReadStat); without /proc, and
+// for a pid that names no process, both are zero.
+func TestProcIdentity(t *testing.T) {
+	if _, err := os.Stat("/proc/self/stat"); err != nil {
+		t.Skip("no /proc")
+	}
+	start, boot := procIdentity(os.Getpid())
+	st, ok := tmux.ReadStat(os.Getpid())
+	if !ok || start == 0 || start != uint64(st.StartTicks) || boot == "" {
+		t.Errorf("procIdentity(self) = %d %q; stat says %d", start, boot, st.StartTicks)
+	}
+	if start, boot := procIdentity(1 << 30); start != 0 || boot != "" {
+		t.Errorf("procIdentity(no process) = %d %q", start, boot)
+	}
 }

@@ -121,10 +121,17 @@ func (l Limits) Bytes(n int) int {
 // Budgeted is a text result cut to its budgets. Lines are the newest ones
 // that fit; a single line longer than the byte budget keeps its tail.
 type Budgeted struct {
-	Lines        []string `json:"-"`
-	Truncated    bool     `json:"truncated,omitempty"`
-	DroppedLines int      `json:"dropped_lines,omitempty"`
-	DroppedBytes int      `json:"dropped_bytes,omitempty"`
+	Lines []string `json:"-"`
+	Dropped
+}
+
+// Dropped says what budgets cut from a text result: the results that
+// return text embed it, so its three members sit where it is embedded.
+// Each is left out at false or 0.
+type Dropped struct {
+	Truncated    bool `json:"truncated,omitempty"`
+	DroppedLines int  `json:"dropped_lines,omitempty"`
+	DroppedBytes int  `json:"dropped_bytes,omitempty"`
 }
 
 // Text returns the kept lines joined by newlines.

@@ -71,9 +71,7 @@ type RunResult struct {
 	StartUnknown            bool    `json:"start_unknown,omitempty"`
 	DurationMS              int64   `json:"duration_ms"`
 	EffectiveTimeoutSeconds float64 `json:"effective_timeout_seconds"`
-	Truncated               bool    `json:"truncated,omitempty"`
-	DroppedLines            int     `json:"dropped_lines,omitempty"`
-	DroppedBytes            int     `json:"dropped_bytes,omitempty"`
+	Dropped
 	// FirstLine and LastLine are the line numbers (see [CaptureOptions])
 	// of the output's first and last line in the pane, shown or not;
 	// absent when the command printed nothing or the pane is gone. RunID

@@ -319,10 +319,8 @@ func CompileRegex(pattern string, ignoreCase bool) (*regexp.Regexp, error) {
 // PaneSnapshot is a pane's metadata and its newest lines, read together.
 type PaneSnapshot struct {
 	PaneInfo
-	Lines        []string `json:"lines"`
-	Truncated    bool     `json:"truncated,omitempty"`
-	DroppedLines int      `json:"dropped_lines,omitempty"`
-	DroppedBytes int      `json:"dropped_bytes,omitempty"`
+	Lines []string `json:"lines"`
+	Dropped
 }
 
 // PaneSnapshot returns p's metadata with its newest lines (screen and history,
@@ -348,7 +346,7 @@ func (c *Client) PaneSnapshot(ctx context.Context, p PaneInfo, maxLines, maxByte
 	if l.AlternateOn {
 		above = 0
 	}
-	s := &PaneSnapshot{PaneInfo: p, Lines: b.Lines, Truncated: b.Truncated || above > 0, DroppedLines: b.DroppedLines + above, DroppedBytes: b.DroppedBytes}
+	s := &PaneSnapshot{PaneInfo: p, Lines: b.Lines, Dropped: Dropped{Truncated: b.Truncated || above > 0, DroppedLines: b.DroppedLines + above, DroppedBytes: b.DroppedBytes}}
 	if s.Lines == nil {
 		s.Lines = []string{}
 	}

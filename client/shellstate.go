@@ -27,14 +27,6 @@ const (
 	Unknown Tri = "unknown"
 )
 
-// triOf turns a known boolean into a Tri.
-func triOf(b bool) Tri {
-	if b {
-		return Yes
-	}
-	return No
-}
-
 // promptState is what /proc and the pane's terminal say about a pane's
 // shell: whether it waits at its prompt, and if not, what holds the pane.
 type promptState struct {

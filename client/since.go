@@ -36,11 +36,9 @@ type SinceResult struct {
 	// It is false on a first read and when the pane was cleared, its
 	// history ran over, or its process was respawned; then Lines start
 	// afresh and Reason says why.
-	Continuous   bool   `json:"continuous"`
-	Reason       string `json:"reason,omitempty"`
-	Truncated    bool   `json:"truncated,omitempty"`
-	DroppedLines int    `json:"dropped_lines,omitempty"`
-	DroppedBytes int    `json:"dropped_bytes,omitempty"`
+	Continuous bool   `json:"continuous"`
+	Reason     string `json:"reason,omitempty"`
+	Dropped
 }
 
 // Reasons a read is not continuous.

@@ -474,8 +474,9 @@ const (
 	MaxString  = 4096
 	MaxPayload = 64 << 10
 	MaxItems   = 64
-	// MaxBatch is the most operations one batch tool takes.
-	MaxBatch = 16
+	// MaxBatch is the most operations one batch tool takes: the client's
+	// own bound on a batch.
+	MaxBatch = client.MaxBatch
 	// MaxEnvName bounds an environment variable's name, in bytes.
 	MaxEnvName = 256
 )

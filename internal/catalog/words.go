@@ -74,6 +74,10 @@ var ToolWords = tmxerr.Words{
 	"resize_window_size":    Say("give width, height or both; a window has no zoom (resize_pane zooms a pane)"),
 	"resize_pane_size":      Say("give width, height or both, or zoom (true zooms, false unzooms)"),
 	"capture_dead":          Sayf("read its output with capture_pane (target %s); kill it when done", "pane"),
+	"window_id":             Say("use the window id (@N) from list_windows"),
+	"pane_in_mode":          Say("a person is using copy mode in that pane; wait, or use another pane"),
+	"pane_dead":             Say("the pane's program exited; use another pane, or create one with split_window"),
+	"name_in_use":           Say("choose another name, or use the existing session"),
 }
 
 // Say words a fix that names no facts.

@@ -96,3 +96,12 @@ func TestAttachReadOnlyFromAnotherServer(t *testing.T) {
 		t.Errorf("clients of tmx's server: %q, want one read-only, ignore-size client on work", clients)
 	}
 }
+
+func TestParseAttach(t *testing.T) {
+	checkArgv(t, newAttachCmd, []argvCase[attachOptions]{
+		{argv: "attach", want: attachOptions{}},
+		{argv: "attach --read-only work", want: attachOptions{ReadOnly: true, Target: "work", HasTarget: true}},
+		{argv: "attach -r %3", want: attachOptions{ReadOnly: true, Target: "%3", HasTarget: true}},
+		{argv: "attach a b", code: tmxerr.Usage},
+	})
+}

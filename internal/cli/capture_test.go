@@ -224,3 +224,16 @@ func TestCaptureAlternateScreenWithHistory(t *testing.T) {
 	}
 	srv.Tmux("send-keys", "-t", pane, "q")
 }
+
+func TestParseCapture(t *testing.T) {
+	checkArgv(t, newCaptureCmd, []argvCase[captureOptions]{
+		{argv: "capture %3", want: captureOptions{Target: "%3"}},
+		{argv: "capture --lines 50 --json work:logs", want: captureOptions{Lines: 50, Target: "work:logs"}},
+		{argv: "capture %3 --from -20 --to -1 --run r1 --rows --keep-trailing --max-bytes 9",
+			want: captureOptions{From: -20, To: -1, Run: "r1", Rows: true, KeepTrailing: true, MaxBytes: 9, Target: "%3"}},
+		{argv: "capture --lines 0 %3", code: tmxerr.Usage},
+		{argv: "capture --max-bytes -1 %3", code: tmxerr.Usage},
+		{argv: "capture", code: tmxerr.Usage},
+		{argv: "capture %3 %4", code: tmxerr.Usage},
+	})
+}

@@ -2,7 +2,6 @@ package cli
 
 import (
 	"cmp"
-	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -175,43 +174,6 @@ func cell(s string) string {
 	return s
 }
 
-func infoCmd(env *Env) *cli.Command {
-	return &cli.Command{
-		Name:      "info",
-		Usage:     "describe the tmux server: socket, pid, version, configuration, caller",
-		UsageText: "info",
-		Description: "Reports the server behind the selected socket: its socket path, pid, start time, tmux\n" +
-			"version, where its configuration came from, and whether tmx runs inside one of its panes.\n\n" +
-			"Examples:\n   tmx info\n   tmx -L default info --json",
-		Category: catInspect,
-		Flags:    []cli.Flag{jsonFlag()},
-		Action: action(env, func(x *call) error {
-			if err := exactArgs(x.Context, x.args, 0, "no arguments"); err != nil {
-				return err
-			}
-			cl, snap, err := x.snapshot()
-			if err != nil {
-				return err
-			}
-			doc := result.Info{Server: snap.Server, Socket: cl.Socket(), TmuxPath: cl.TmuxPath(), Caller: snap.Caller}
-			sessions, windows := map[string]bool{}, map[string]bool{}
-			panes := map[string]bool{}
-			for _, p := range snap.Panes {
-				sessions[p.SessionID], windows[p.WindowID], panes[p.PaneID] = true, true, true
-			}
-			doc.Sessions, doc.Windows, doc.Panes = len(sessions), len(windows), len(panes)
-			return x.emit(doc, func(w io.Writer) {
-				fmt.Fprintf(w, "socket:      %s (%s, from %s)\n", doc.SocketPath, doc.Socket, doc.Socket.Source)
-				fmt.Fprintf(w, "server pid:  %d\n", doc.PID)
-				fmt.Fprintf(w, "tmux:        %s (%s)\n", doc.Version, doc.TmuxPath)
-				fmt.Fprintf(w, "config:      %s\n", provenanceText(doc.Server))
-				fmt.Fprintf(w, "objects:     %s, %s, %s\n", plural(doc.Sessions, "session"), plural(doc.Windows, "window"), plural(doc.Panes, "pane"))
-				fmt.Fprintf(w, "caller pane: %s\n", callerText(doc.Caller))
-			})
-		}),
-	}
-}
-
 func provenanceText(s client.Server) string {
 	switch s.Provenance {
 	case "tmx-minimal":
@@ -278,20 +240,7 @@ func levelFlag(usage string) cli.Flag {
 }
 
 // levelOf reads --level; 0 when it is not given.
-func levelOf(x *call) (selector.Level, error) {
-	switch v := x.String("level"); v {
-	case "":
-		return 0, nil
-	case "pane":
-		return selector.LevelPane, nil
-	case "window":
-		return selector.LevelWindow, nil
-	case "session":
-		return selector.LevelSession, nil
-	default:
-		return 0, tmxerr.Errorf(tmxerr.Usage, "--level %q is not pane, window or session", v).WithHint("use --level pane, --level window or --level session")
-	}
-}
+func levelOf(x *call) (selector.Level, error) { return parseLevel(x.String("level")) }
 
 // showDoc is the document of tmx show: the level, the object's fields (a
 // pane target's are those of its pane, window and session), and for a
@@ -327,122 +276,5 @@ func printShow(w io.Writer, snap *client.Snapshot, r client.Resolved, ev *client
 		paneTable(w, true, r.Members)
 	default:
 		printTree(w, snap.Tree(func(q client.PaneInfo) bool { return q.SessionID == p.SessionID }))
-	}
-}
-
-func statusCmd(env *Env) *cli.Command {
-	return &cli.Command{
-		Name:      "status",
-		Usage:     "show tmx's setup: tmux binary and version, socket, whether a server runs",
-		UsageText: "status",
-		Description: "Reports what tmx would use, and whether a server is running on the selected socket. A\n" +
-			"stopped server is an answer, not an error: read \"running\".\n\n" +
-			"Examples:\n   tmx status\n   tmx status --json",
-		Category: catOther,
-		Flags:    []cli.Flag{jsonFlag()},
-		Action: action(env, func(x *call) error {
-			if err := exactArgs(x.Context, x.args, 0, "no arguments"); err != nil {
-				return err
-			}
-			cl, err := x.client()
-			if err != nil {
-				return err
-			}
-			doc := result.Status{TmxVersion: Version, TmuxPath: cl.TmuxPath(), Socket: cl.Socket()}
-			v, err := cl.Version(x.ctx())
-			if err != nil {
-				return err
-			}
-			doc.TmuxVersion, doc.TmuxSupported = v.Raw, v.Supported()
-			doc.Limits = result.LimitsOf(cl.Limits())
-			snap, err := cl.Snapshot(x.ctx())
-			switch {
-			case err == nil:
-				doc.Running = true
-				doc.Server = &snap.Server
-				doc.Caller = &snap.Caller
-				seen := map[string]bool{}
-				for _, p := range snap.Panes {
-					if !seen[p.SessionID] {
-						seen[p.SessionID] = true
-						doc.Sessions++
-					}
-				}
-			case errors.Is(err, client.ErrNoServer):
-			default:
-				return err
-			}
-			return x.emit(doc, func(w io.Writer) {
-				fmt.Fprintf(w, "tmx:     %s\n", doc.TmxVersion)
-				fmt.Fprintf(w, "tmux:    %s (%s)%s\n", doc.TmuxVersion, doc.TmuxPath, map[bool]string{true: "", false: "  UNSUPPORTED: tmx needs 3.2a or newer"}[doc.TmuxSupported])
-				fmt.Fprintf(w, "socket:  %s (from %s)\n", doc.Socket, doc.Socket.Source)
-				if !doc.Running {
-					fmt.Fprintf(w, "server:  not running (tmx new or tmx run starts one)\n")
-					return
-				}
-				fmt.Fprintf(w, "server:  running, pid %d, %s, %s\n", doc.Server.PID, doc.Server.SocketPath, plural(doc.Sessions, "session"))
-				fmt.Fprintf(w, "config:  %s\n", provenanceText(*doc.Server))
-				fmt.Fprintf(w, "caller:  %s\n", callerText(*doc.Caller))
-			})
-		}),
-	}
-}
-
-func captureCmd(env *Env) *cli.Command {
-	return &cli.Command{
-		Name:      "capture",
-		Usage:     "print a pane's newest lines, a range of its lines, or a run's output",
-		UsageText: "capture [--lines N] [--max-bytes N] [--from LINE] [--to LINE] [--run ID] [--rows] [--keep-trailing] TARGET",
-		Description: "Prints the pane's newest logical lines (wrapped rows joined) with trailing spaces and the\n" +
-			"blank rows below the last written row removed. Output is cut to the budget, newest kept, and\n" +
-			"the JSON says what was dropped (truncated, dropped_lines, dropped_bytes) and which lines it\n" +
-			"holds (first_line, last_line).\n\n" +
-			"Lines have numbers: line 1 is the oldest row the pane keeps, and a line wrapped over several\n" +
-			"rows takes a number per row. Results give them (first_line and last_line here and in tmx run,\n" +
-			"line in tmx search; a line's number is its first row), and --from and --to read lines FROM to\n" +
-			"TO back, oldest kept within the budget, so a range pages forward; a wrapped line that holds\n" +
-			"any number of the range comes back whole. tmux renumbers when a full history (history-limit) drops\n" +
-			"its oldest tenth. --run ID (a tmx run result's run_id) reads that run's output instead, found\n" +
-			"by its markers wherever it sits: --from and --to then count its output lines, 1 its first\n" +
-			"and -1 its last.\n\n" +
-			"Examples:\n   tmx capture %3\n   tmx capture --lines 50 --json work:logs\n   tmx capture --from 1 --to 20 %3\n" +
-			"   id=$(tmx run --json %3 -- 'seq 1 5000' | jq -r .run_id)\n   tmx capture --run \"$id\" --from 2480 --to 2520 %3",
-		Category: catInspect,
-		Flags: []cli.Flag{
-			linesFlag, maxBytesFlag,
-			&cli.IntFlag{Name: "from", Usage: "read from line `LINE` (with --run: of the run's output; negative: from its end)"},
-			&cli.IntFlag{Name: "to", Usage: "read to line `LINE`"},
-			&cli.StringFlag{Name: "run", Usage: "read the output of the run whose run_id is `ID`"},
-			&cli.BoolFlag{Name: "rows", Usage: "return the pane's rows as drawn, without joining wrapped lines"},
-			&cli.BoolFlag{Name: "keep-trailing", Usage: "keep trailing spaces"},
-			jsonFlag(),
-		},
-		Action: action(env, func(x *call) error {
-			cl, paneID, err := x.paneTarget()
-			if err != nil {
-				return err
-			}
-			l := cl.Limits()
-			res, err := cl.Capture(x.ctx(), paneID, client.CaptureOptions{
-				MaxLines: x.lines(l), MaxBytes: x.maxBytes(l),
-				From: x.Int("from"), To: x.Int("to"), Run: x.String("run"),
-				Rows: x.Bool("rows"), KeepTrailing: x.Bool("keep-trailing"),
-			})
-			var srv client.Server
-			if res != nil {
-				srv = res.Server
-			}
-			if err := x.checkRead(srv, err); err != nil {
-				return x.explainTarget(err)
-			}
-			return x.emit(result.Capture{CaptureResult: *res}, func(w io.Writer) {
-				for _, line := range res.Lines {
-					fmt.Fprintln(w, line)
-				}
-				if res.Truncated && x.env.StderrTTY {
-					fmt.Fprintf(x.env.Err, "tmx: lines %d to %d shown; %d lines and %d bytes not (--lines, --max-bytes, --from, --to)\n", res.FirstLine, res.LastLine, res.DroppedLines, res.DroppedBytes)
-				}
-			})
-		}),
 	}
 }

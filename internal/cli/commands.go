@@ -345,14 +345,11 @@ func (x *call) onlyTarget() (*client.Client, *client.Snapshot, client.Resolved, 
 	return x.target(x.args[0])
 }
 
-// paneTarget resolves the one TARGET to a pane id. A pane id (%N) is used
-// as it is, without a snapshot: the operation verifies it in the same tmux
-// call that does the work. Other forms are resolved in a snapshot.
-func (x *call) paneTarget() (*client.Client, string, error) {
-	if err := exactArgs(x.Context, x.args, 1, "one TARGET"); err != nil {
-		return nil, "", err
-	}
-	sel, err := selector.Parse(x.args[0])
+// paneTarget resolves target to a pane id. A pane id (%N) is used as it
+// is, without a snapshot: the operation verifies it in the same tmux call
+// that does the work. Other forms are resolved in a snapshot.
+func (x *call) paneTarget(target string) (*client.Client, string, error) {
+	sel, err := selector.Parse(target)
 	if err != nil {
 		return nil, "", client.SelectorError(err)
 	}
@@ -364,7 +361,7 @@ func (x *call) paneTarget() (*client.Client, string, error) {
 		x.idTarget = sel.String()
 		return cl, sel.String(), err
 	}
-	cl, _, r, err := x.target(x.args[0])
+	cl, _, r, err := x.target(target)
 	return cl, r.Pane.PaneID, err
 }
 
@@ -393,14 +390,14 @@ func (x *call) checkRead(srv client.Server, err error) error {
 }
 
 // explainTarget turns a target_not_found that tmux reported for a pane id
-// paneTarget passed on unresolved into the resolution error, which lists
-// what exists. Any other error, or a pane that resolves now, is returned
-// as it is.
-func (x *call) explainTarget(err error) error {
+// paneTarget passed on unresolved (target) into the resolution error,
+// which lists what exists. Any other error, or a pane that resolves now,
+// is returned as it is.
+func (x *call) explainTarget(target string, err error) error {
 	if te := tmxerr.As(err); te == nil || te.Code != tmxerr.TargetNotFound {
 		return err
 	}
-	if _, _, _, rerr := x.target(x.args[0]); rerr != nil {
+	if _, _, _, rerr := x.target(target); rerr != nil {
 		return rerr
 	}
 	return err

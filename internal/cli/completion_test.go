@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/tmx-sh/tmx/internal/tmuxtest"
+	"github.com/tmx-sh/tmx/tmxerr"
 )
 
 func TestCompletionScripts(t *testing.T) {
@@ -260,4 +261,14 @@ func TestCompletionAfterPayloadRunsNothing(t *testing.T) {
 	if _, err := os.Stat(marker); err == nil {
 		t.Error("a completion request ran the command")
 	}
+}
+
+func TestParseCompletion(t *testing.T) {
+	checkArgv(t, newCompletionCmd, []argvCase[completionOptions]{
+		{argv: "completion bash", want: completionOptions{Shell: "bash"}},
+		{argv: "completion fish", want: completionOptions{Shell: "fish"}},
+		{argv: "completion tcsh", code: tmxerr.Usage},
+		{argv: "completion", code: tmxerr.Usage},
+		{argv: "--json completion zsh", code: tmxerr.Usage},
+	})
 }

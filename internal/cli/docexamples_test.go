@@ -351,8 +351,9 @@ func TestCLIDocExamples(t *testing.T) {
 	w.tmux("tmx", "new-session", "-d", "-s", "web", "echo 'Listening on :8080'; exec cat") // %2
 	w.tmux("tmx", "new-session", "-d", "-s", "api", "-c", app)                             // %3
 	w.tmux("tmx", "split-window", "-d", "-t", "api:0", "-c", app)                          // %4
-	w.tmux("tmx", "new-session", "-d", "-s", "jobs", "sleep 1; exit 3")                    // %5
-	w.tmux("tmx", "set-option", "-w", "-t", "jobs:0", "remain-on-exit", "on")
+	// %5, and remain-on-exit in the same tmux call: on a loaded machine a
+	// second call could come after its program exited, taking the window.
+	w.tmux("tmx", "new-session", "-d", "-s", "jobs", "sleep 1; exit 3", ";", "set-option", "-w", "-t", "jobs:0", "remain-on-exit", "on")
 	w.tmux("tmx", "new-session", "-d", "-s", "py", strings.TrimSpace(string(py))+" -q")   // %6
 	w.tmux("tmx", "new-session", "-d", "-s", "agent", "env TMX_TEST_MAIN=rawreader "+exe) // %7
 	w.tmux("tmx", "new-session", "-d", "-s", "scratch")                                   // %8

@@ -215,3 +215,11 @@ func TestDoctorSocketMissingServerAlive(t *testing.T) {
 	_, checks = doctorDoc(t, srv, 0)
 	wantCheck(t, checks, "socket", socketStatus(srv), "a server answers")
 }
+
+func TestParseDoctor(t *testing.T) {
+	checkArgv(t, newDoctorCmd, []argvCase[doctorOptions]{
+		{argv: "doctor"},
+		{argv: "doctor --json"},
+		{argv: "doctor now", code: "usage"},
+	})
+}

@@ -8,7 +8,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -38,23 +37,12 @@ func faultRun(t *testing.T, d time.Duration, srv *tmuxtest.Server, args ...strin
 	return cliResult{}
 }
 
-// faultServerFacts returns the running server's socket path and pid.
-func faultServerFacts(t *testing.T, srv *tmuxtest.Server) (string, int) {
-	t.Helper()
-	path := srv.Tmux("display-message", "-p", "#{socket_path}")
-	pid, err := strconv.Atoi(srv.Tmux("display-message", "-p", "#{pid}"))
-	if err != nil || path == "" {
-		t.Fatalf("server facts: %q %v", path, err)
-	}
-	return path, pid
-}
-
 // faultDeleteSocket removes the server's socket file while the server runs. The
 // cleanup ends the server by pid if the socket is still missing then, since
 // nothing can reach it through tmux any more.
 func faultDeleteSocket(t *testing.T, srv *tmuxtest.Server) (string, int) {
 	t.Helper()
-	path, pid := faultServerFacts(t, srv)
+	path, pid := srv.SocketAndPID(t)
 	t.Cleanup(func() {
 		if _, err := os.Stat(path); err != nil {
 			syscall.Kill(pid, syscall.SIGTERM)
@@ -305,7 +293,7 @@ func TestStoppedServerEndsEveryCommand(t *testing.T) {
 	t.Parallel()
 	srv := tmuxtest.New(t)
 	pane := srv.NewPane("w", "bash", 80, 20)
-	_, pid := faultServerFacts(t, srv)
+	_, pid := srv.SocketAndPID(t)
 	if err := syscall.Kill(pid, syscall.SIGSTOP); err != nil {
 		t.Fatal(err)
 	}

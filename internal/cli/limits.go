@@ -33,8 +33,10 @@ func (x *call) clampWarning(flag, asked, used, variable string, ceiling, most in
 
 // timeout is the --timeout to wait for: the default when not given,
 // clamped to the wait ceiling with a warning.
-func (x *call) timeout(l client.Limits) time.Duration {
-	asked := x.Float64("timeout")
+func (x *call) timeout(l client.Limits) time.Duration { return x.timeoutOf(x.Float64("timeout"), l) }
+
+// timeoutOf is timeout for the --timeout asked (0: not given).
+func (x *call) timeoutOf(asked float64, l client.Limits) time.Duration {
 	d := l.Timeout(asked)
 	if asked > l.WaitMax.Seconds() {
 		x.clampWarning("timeout", fmt.Sprintf("%g", asked), fmt.Sprintf("%gs", d.Seconds()), "TMX_WAIT_MAX_SECONDS", int(l.WaitMax.Seconds()), maxWaitSetting)
@@ -43,8 +45,10 @@ func (x *call) timeout(l client.Limits) time.Duration {
 }
 
 // lines is the --lines budget, clamped to TMX_MAX_LINES with a warning.
-func (x *call) lines(l client.Limits) int {
-	asked := x.Int("lines")
+func (x *call) lines(l client.Limits) int { return x.linesOf(x.Int("lines"), l) }
+
+// linesOf is lines for the --lines asked (0: not given).
+func (x *call) linesOf(asked int, l client.Limits) int {
 	if asked > l.MaxLines {
 		x.clampWarning("lines", fmt.Sprint(asked), fmt.Sprint(l.MaxLines), "TMX_MAX_LINES", l.MaxLines, maxLinesSetting)
 	}
@@ -53,8 +57,10 @@ func (x *call) lines(l client.Limits) int {
 
 // maxBytes is the --max-bytes budget, clamped to TMX_MAX_BYTES with a
 // warning.
-func (x *call) maxBytes(l client.Limits) int {
-	asked := x.Int("max-bytes")
+func (x *call) maxBytes(l client.Limits) int { return x.maxBytesOf(x.Int("max-bytes"), l) }
+
+// maxBytesOf is maxBytes for the --max-bytes asked (0: not given).
+func (x *call) maxBytesOf(asked int, l client.Limits) int {
 	if asked > l.MaxBytes {
 		x.clampWarning("max-bytes", fmt.Sprint(asked), fmt.Sprint(l.MaxBytes), "TMX_MAX_BYTES", l.MaxBytes, maxBytesSetting)
 	}

@@ -768,3 +768,26 @@ func TestRunRefusesWordsThatLoseQuoting(t *testing.T) {
 		t.Errorf("words without spaces: %d %v", r.code, d)
 	}
 }
+
+func TestParseRun(t *testing.T) {
+	checkArgv(t, newRunCmd, []argvCase[runOptions]{
+		{argv: "run -- uname -a", want: runOptions{Command: "uname -a"}},
+		{argv: "run --json work -- make test", want: runOptions{Target: "work", HasTarget: true, Command: "make test"}},
+		{argv: "run --timeout 600 --exact --lines 50 build:0 -- make", want: runOptions{Timeout: 600, Exact: true, Lines: 50, LinesSet: true, Target: "build:0", HasTarget: true, Command: "make"}},
+		{argv: "run work --max-bytes 10 -- a -b", want: runOptions{MaxBytes: 10, MaxBytesSet: true, Target: "work", HasTarget: true, Command: "a -b"}},
+		{argv: "run --stdin work", stdin: "echo hi\n", want: runOptions{Stdin: true, Target: "work", HasTarget: true, Command: "echo hi\n"}},
+		{argv: "run --stdin-args", stdin: `{"command": "ls"}`, want: runOptions{Command: "ls"}},
+		{argv: "run --resume tok", want: runOptions{Resume: "tok"}},
+		{argv: "run --resume tok --lines 9", want: runOptions{Resume: "tok", Lines: 9, LinesSet: true}},
+		{argv: "run --resume tok work", code: tmxerr.Usage},
+		{argv: "run --resume tok --exact", code: tmxerr.Usage},
+		{argv: "run --resume tok -- ls", code: tmxerr.Usage},
+		{argv: "run a b -- ls", code: tmxerr.Usage},
+		{argv: "run work", code: tmxerr.Usage},
+		{argv: "run -- ''", code: tmxerr.Usage},
+		{argv: "run -- sh -c ''", code: tmxerr.Usage},
+		{argv: "run --stdin -- ls", code: tmxerr.Usage},
+		{argv: "run --stdin-args -- ls", stdin: `{"command": "ls"}`, code: tmxerr.Usage},
+		{argv: "run --timeout -1 -- ls", code: tmxerr.Usage},
+	})
+}

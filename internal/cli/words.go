@@ -62,6 +62,10 @@ var cliWords = tmxerr.Words{
 	"resize_window_size":    say("give --width, --height or both (zoom is a pane's: tmx resize --zoom PANE)"),
 	"resize_pane_size":      say("give --width, --height or both, or --zoom or --unzoom"),
 	"capture_dead":          sayf("read its output with tmx capture %s; kill it when done", "pane"),
+	"window_id":             say("use the window id (@N) from: tmx ls --windows"),
+	"pane_in_mode":          say("a person is using copy mode in that pane; wait, or use another pane"),
+	"pane_dead":             say("the pane's program exited; use another pane, or create one with: tmx split"),
+	"name_in_use":           say("choose another name, or use the existing session"),
 }
 
 var say, sayf = catalog.Say, catalog.Sayf

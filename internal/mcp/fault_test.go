@@ -209,17 +209,6 @@ func faultNoStrays(t *testing.T, srv *tmuxtest.Server, mcpPid, tmuxPid int) {
 	}
 }
 
-// faultTmux returns the running server's socket path and pid.
-func faultTmux(t *testing.T, srv *tmuxtest.Server) (string, int) {
-	t.Helper()
-	path := srv.Tmux("display-message", "-p", "#{socket_path}")
-	pid, err := strconv.Atoi(srv.Tmux("display-message", "-p", "#{pid}"))
-	if err != nil || path == "" {
-		t.Fatalf("server facts: %q %v", path, err)
-	}
-	return path, pid
-}
-
 // faultAudit reads the audit records of a TMX_AUDIT file.
 func faultAudit(t *testing.T, path string) []map[string]any {
 	t.Helper()
@@ -253,7 +242,7 @@ func TestFaultSocketDeletedMCP(t *testing.T) {
 	if d, res := call(t, s, tools, "list_panes", nil); d == nil {
 		t.Fatalf("list_panes: %s", errText(res))
 	}
-	path, pid := faultTmux(t, srv)
+	path, pid := srv.SocketAndPID(t)
 	t.Cleanup(func() {
 		if _, err := os.Stat(path); err != nil {
 			syscall.Kill(pid, syscall.SIGTERM) // unreachable through tmux
@@ -450,7 +439,7 @@ func TestFaultStoppedServerOverMCP(t *testing.T) {
 	if d, res := call(t, s, tools, "list_panes", nil); d == nil {
 		t.Fatalf("list_panes: %s", errText(res))
 	}
-	_, tmuxPid := faultTmux(t, srv)
+	_, tmuxPid := srv.SocketAndPID(t)
 	t.Cleanup(func() { syscall.Kill(tmuxPid, syscall.SIGCONT) }) // before the server is killed
 	if err := syscall.Kill(tmuxPid, syscall.SIGSTOP); err != nil {
 		t.Fatal(err)

@@ -10,22 +10,23 @@ import (
 	"github.com/tmx-sh/tmx/tmxerr"
 )
 
-// mcpHints name the recovery in terms of tools, for codes where the CLI's
-// own hint names CLI commands or flags.
-var mcpHints = map[tmxerr.Code]string{
-	tmxerr.TargetNotFound:       "call list_panes (or list_sessions) to see what exists; names match exactly",
-	tmxerr.AmbiguousTarget:      "use the window id (@N) from list_windows",
-	tmxerr.InvalidTarget:        "targets look like %7, @3, $1, work, work:2, work:logs or work:2.1",
-	tmxerr.NoServer:             "call create_session, or run_shell_command without a target, to start tmx's server",
-	tmxerr.ConfirmationRequired: "call again with confirm: true if that is intended",
-	tmxerr.CallerPane:           "that pane runs this MCP client; call again with confirm_self: true only if that is intended",
-	tmxerr.CallerUnproven:       "TMUX/TMUX_PANE in this server's environment do not prove which pane is its own; fix them, or target panes of another server",
-	tmxerr.PaneInMode:           "a person is using copy mode in that pane; wait, or use another pane",
-	tmxerr.PaneDead:             "the pane's program exited; use another pane, or create one with split_window",
-	tmxerr.PaneBusy:             "see what runs with capture_pane; end it the way that program ends (send_keys [\"C-c\"]; a REPL often needs [\"C-d\"], a pager [\"q\"]), or make another pane with split_window",
-	tmxerr.NameInUse:            "choose another name, or use the existing session",
-	tmxerr.ServerGone:           "the tmux server exited; call create_session to start a new one",
-	tmxerr.PaneExited:           "to see a short command's output and status, create the session without a command and call run_shell_command in it",
+// codeFixes are the fixes (catalog.ToolWords keys) that a failure of each
+// code means when the error names none of its own: its hint then is the
+// CLI's, and tmx-mcp words the fix instead.
+var codeFixes = map[tmxerr.Code]string{
+	tmxerr.TargetNotFound:       "list_panes",
+	tmxerr.AmbiguousTarget:      "window_id",
+	tmxerr.InvalidTarget:        "targets",
+	tmxerr.NoServer:             "no_server",
+	tmxerr.ConfirmationRequired: "confirm",
+	tmxerr.CallerPane:           "confirm_self",
+	tmxerr.CallerUnproven:       "caller_env",
+	tmxerr.PaneInMode:           "pane_in_mode",
+	tmxerr.PaneDead:             "pane_dead",
+	tmxerr.PaneBusy:             "busy_program",
+	tmxerr.NameInUse:            "name_in_use",
+	tmxerr.ServerGone:           "server_gone",
+	tmxerr.PaneExited:           "run_in_shell",
 }
 
 // cliCommand is a tmx command a CLI hint may name, the tools that run it,
@@ -73,8 +74,8 @@ var cliCommands = sync.OnceValue(func() []cliCommand {
 	return out
 })
 
-// mcpHint returns the recovery in terms of tools: the hint for code, else
-// the CLI's hint with its flags renamed to tool's arguments, or, when it
+// mcpHint returns the recovery in terms of tools: the words of code's fix
+// (codeFixes), else the CLI's hint with its flags renamed to tool's arguments, or, when it
 // tells to run a tmx command, the tool that does that.
 func mcpHint(code tmxerr.Code, cliHint string, tool *catalog.Tool) string {
 	if code == tmxerr.CallerPane && !slices.ContainsFunc(tool.Params, func(p catalog.Param) bool { return p.Name == "confirm_self" }) {
@@ -82,8 +83,8 @@ func mcpHint(code tmxerr.Code, cliHint string, tool *catalog.Tool) string {
 			" never reaches it; name another pane by id (list_panes)"
 	}
 
-	if h, ok := mcpHints[code]; ok {
-		return h
+	if fix, ok := codeFixes[code]; ok {
+		return catalog.ToolWords.Say(tmxerr.FixOf(fix))
 	}
 	// A hint may hold several clauses ("tmux spells it C-c; send text
 	// with: tmx type ..."): each is put in tools' terms on its own.

@@ -148,3 +148,26 @@ func TestEveryHintSpeaksTools(t *testing.T) {
 		}
 	}
 }
+
+// A failure whose error names no fix is worded by its code's fix
+// (codeFixes): every such fix has tool words, and a model reads those
+// words whatever the CLI's hint said.
+func TestCodeFixesHaveToolWords(t *testing.T) {
+	tool, _ := catalog.Lookup("capture_pane")
+	for code, fix := range codeFixes {
+		if !tmxerr.Known(code) {
+			t.Errorf("codeFixes names an unknown code %s", code)
+		}
+		want := catalog.ToolWords.Say(tmxerr.FixOf(fix))
+		if want == "" {
+			t.Errorf("the fix %q of %s has no tool words", fix, code)
+			continue
+		}
+		if code == tmxerr.CallerPane {
+			continue // capture_pane has no confirm_self: mcpHint says so instead
+		}
+		if got := mcpHint(code, "see: tmx --help", tool); got != want {
+			t.Errorf("mcpHint(%s) = %q, want the words of %q: %q", code, got, fix, want)
+		}
+	}
+}

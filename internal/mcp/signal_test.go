@@ -35,7 +35,7 @@ func faultSignal(t *testing.T, sig syscall.Signal) {
 	for i := range 5 {
 		panes = append(panes, srv.NewPane(fmt.Sprintf("p%d", i), "bash", 80, 20))
 	}
-	_, tmuxPid := faultTmux(t, srv)
+	_, tmuxPid := srv.SocketAndPID(t)
 	audit := filepath.Join(t.TempDir(), "audit.jsonl")
 	s, mcpPid := faultSession(t, srv, "TMX_AUDIT="+audit)
 

@@ -112,7 +112,7 @@ func TestSoak(t *testing.T) {
 			input: srv.NewPane(fmt.Sprintf("in%d", w), "bash", 100, 30),
 		}
 	}
-	_, tmuxPid := faultTmux(t, srv)
+	_, tmuxPid := srv.SocketAndPID(t)
 	audit := filepath.Join(t.TempDir(), "audit.jsonl")
 	s, mcpPid := faultSession(t, srv, "TMX_AUDIT="+audit)
 	tools := toolIndex(t, s)

@@ -93,7 +93,7 @@ func TestCancelStorm(t *testing.T) {
 		runPanes = append(runPanes, srv.NewPane(fmt.Sprintf("r%d", i), "bash", 80, 20))
 	}
 	spare := srv.NewPane("spare", "bash", 80, 20)
-	_, tmuxPid := faultTmux(t, srv)
+	_, tmuxPid := srv.SocketAndPID(t)
 	audit := filepath.Join(t.TempDir(), "audit.jsonl")
 
 	// From here every goroutine the test starts carries the label.

@@ -17,6 +17,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/tmx-sh/tmx/internal/result"
 	"github.com/tmx-sh/tmx/tmxerr"
 )
 
@@ -294,23 +295,8 @@ func readOutput(r *bufio.Reader, nonce string, out, errw io.Writer, opened func(
 // from: "host" right after "schema_version". A line that is not a tmx
 // document comes back as it is.
 func NameHost(doc []byte, host string) []byte {
-	const prefix = `{"schema_version":`
-	if !bytes.HasPrefix(doc, []byte(prefix)) {
-		return doc
-	}
-	i := len(prefix)
-	for i < len(doc) && doc[i] >= '0' && doc[i] <= '9' {
-		i++
-	}
-	if i == len(prefix) || i == len(doc) || (doc[i] != ',' && doc[i] != '}') {
-		return doc
-	}
 	name, _ := json.Marshal(host)
-	out := make([]byte, 0, len(doc)+len(name)+8)
-	out = append(out, doc[:i]...)
-	out = append(out, `,"host":`...)
-	out = append(out, name...)
-	return append(out, doc[i:]...)
+	return result.WithMember(doc, "host", name)
 }
 
 // hostLines writes through [NameHost], line by line.

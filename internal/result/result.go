@@ -115,11 +115,21 @@ func WithWarnings(doc []byte, warnings []string) []byte {
 		}
 		return slices.Concat(doc[:w.Index+1], inner, doc[w.Index+1:])
 	}
+	return WithMember(doc, "warnings", list)
+}
+
+// WithMember returns doc, one document as [Marshal] writes it (a final
+// newline may follow), with the member key: raw (raw is JSON) right
+// after its leading "schema_version" member. A document that does not
+// start with schema_version comes back as it is. It splices bytes, so the
+// rest of doc keeps its order and form.
+func WithMember(doc []byte, key string, raw []byte) []byte {
 	i := versionEnd(doc)
 	if i < 0 {
 		return doc
 	}
-	return slices.Concat(doc[:i], []byte(`,"warnings":`), list, doc[i:])
+	name, _ := json.Marshal(key)
+	return slices.Concat(doc[:i], []byte(","), name, []byte(":"), raw, doc[i:])
 }
 
 // versionEnd returns the offset just after the value of doc's leading

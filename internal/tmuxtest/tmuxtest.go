@@ -107,6 +107,18 @@ func (s *Server) KillServer() {
 	}
 }
 
+// SocketAndPID returns the running server's socket path and pid, as the
+// server reports them (#{socket_path}, #{pid}); it fails t when it cannot.
+func (s *Server) SocketAndPID(t testing.TB) (string, int) {
+	t.Helper()
+	path := s.Tmux("display-message", "-p", "#{socket_path}")
+	pid, err := strconv.Atoi(s.Tmux("display-message", "-p", "#{pid}"))
+	if err != nil || path == "" {
+		t.Fatalf("server facts: %q %v", path, err)
+	}
+	return path, pid
+}
+
 // Getenv returns the value of key in the environment the server's tmx
 // calls run with ("" when unset).
 func (s *Server) Getenv(key string) string {

@@ -24,8 +24,15 @@ import (
 // way. Commands that take a TARGET get completeTargets, which lists the live
 // targets of the selected server.
 
+// completionOptions is tmx completion's command line.
+type completionOptions struct {
+	Shell string // bash, zsh or fish
+}
+
 // completionCmd is tmx completion.
-func completionCmd(env *Env) *cli.Command {
+func completionCmd(env *Env) *cli.Command { return newCompletionCmd(env, runCompletion) }
+
+func newCompletionCmd(env *Env, runF func(*call, *completionOptions) error) *cli.Command {
 	return &cli.Command{
 		Name:      "completion",
 		Usage:     "print a shell completion script (bash, zsh, fish)",
@@ -39,31 +46,39 @@ func completionCmd(env *Env) *cli.Command {
 			"   source <(tmx completion zsh)     # in ~/.zshrc, after compinit\n" +
 			"   tmx completion fish > ~/.config/fish/completions/tmx.fish",
 		Category: catOther,
-		Action: action(env, func(x *call) error {
-			if x.json {
-				return tmxerr.New(tmxerr.Usage, "completion prints a shell script and has no --json form", "run: tmx completion bash|zsh|fish")
-			}
-			if len(x.args) != 1 {
-				return tmxerr.Errorf(tmxerr.Usage, "completion takes one SHELL (bash, zsh or fish), got %d argument(s)", len(x.args)).
-					WithHint("e.g. source <(tmx completion bash)")
-			}
-			switch x.args[0] {
-			case "bash":
-				fmt.Fprint(x.env.Out, bashCompletion)
-			case "zsh":
-				fmt.Fprint(x.env.Out, zshCompletion)
-			case "fish":
-				script, err := fishCompletion(x.App)
-				if err != nil {
-					return tmxerr.Wrap(tmxerr.Internal, err, "cannot build the fish completion: %v", err)
-				}
-				fmt.Fprint(x.env.Out, script)
-			default:
-				return tmxerr.Errorf(tmxerr.Usage, "no completion for shell %q", x.args[0]).WithHint("choose bash, zsh or fish")
-			}
-			return nil
-		}),
+		Action:   actionOf(env, &completionOptions{}, parseCompletion, runF),
 	}
+}
+
+func parseCompletion(x *call, o *completionOptions) error {
+	if x.json {
+		return tmxerr.New(tmxerr.Usage, "completion prints a shell script and has no --json form", "run: tmx completion bash|zsh|fish")
+	}
+	if len(x.args) != 1 {
+		return tmxerr.Errorf(tmxerr.Usage, "completion takes one SHELL (bash, zsh or fish), got %d argument(s)", len(x.args)).
+			WithHint("e.g. source <(tmx completion bash)")
+	}
+	switch o.Shell = x.args[0]; o.Shell {
+	case "bash", "zsh", "fish":
+		return nil
+	}
+	return tmxerr.Errorf(tmxerr.Usage, "no completion for shell %q", o.Shell).WithHint("choose bash, zsh or fish")
+}
+
+func runCompletion(x *call, o *completionOptions) error {
+	switch o.Shell {
+	case "bash":
+		fmt.Fprint(x.env.Out, bashCompletion)
+	case "zsh":
+		fmt.Fprint(x.env.Out, zshCompletion)
+	case "fish":
+		script, err := fishCompletion(x.App)
+		if err != nil {
+			return tmxerr.Wrap(tmxerr.Internal, err, "cannot build the fish completion: %v", err)
+		}
+		fmt.Fprint(x.env.Out, script)
+	}
+	return nil
 }
 
 // completeTargetsIn gives every command in cmds (and their subcommands)

@@ -14,18 +14,25 @@ import (
 	"github.com/tmx-sh/tmx/tmxerr"
 )
 
-func versionCmd(env *Env) *cli.Command {
+// versionOptions is tmx version's command line: it reads no arguments.
+type versionOptions struct{}
+
+func versionCmd(env *Env) *cli.Command { return newVersionCmd(env, runVersion) }
+
+func newVersionCmd(env *Env, runF func(*call, *versionOptions) error) *cli.Command {
 	return &cli.Command{
 		Name:      "version",
 		Usage:     "print tmx's version",
 		UsageText: "version",
 		Category:  catOther,
 		Flags:     []cli.Flag{jsonFlag()},
-		Action: action(env, func(x *call) error {
-			doc := result.Version{Version: Version, GoVersion: runtime.Version()}
-			return x.emit(doc, func(w io.Writer) { fmt.Fprintf(w, "tmx %s\n", Version) })
-		}),
+		Action:    actionOf(env, &versionOptions{}, func(*call, *versionOptions) error { return nil }, runF),
 	}
+}
+
+func runVersion(x *call, _ *versionOptions) error {
+	doc := result.Version{Version: Version, GoVersion: runtime.Version()}
+	return x.emit(doc, func(w io.Writer) { fmt.Fprintf(w, "tmx %s\n", Version) })
 }
 
 // helpTopics are the pages of `tmx help TOPIC`.
@@ -35,7 +42,15 @@ var helpTopics = map[string]func() string{
 	"exit-codes": exitCodesHelp,
 }
 
-func helpCmd(env *Env) *cli.Command {
+// helpOptions is tmx help's command line.
+type helpOptions struct {
+	Name    string // a COMMAND or TOPIC
+	HasName bool   // false: the app's help
+}
+
+func helpCmd(env *Env) *cli.Command { return newHelpCmd(env, runHelp) }
+
+func newHelpCmd(env *Env, runF func(*call, *helpOptions) error) *cli.Command {
 	return &cli.Command{
 		Name:      "help",
 		Usage:     "show help for a command or a topic (targets, json, exit-codes)",
@@ -51,34 +66,42 @@ func helpCmd(env *Env) *cli.Command {
 				fmt.Fprintln(env.Out, name)
 			}
 		},
-		Action: func(c *cli.Context) error {
-			if isJSON(c) {
-				return tmxerr.New(tmxerr.Usage, "help prints text and has no --json form", "the JSON documents the commands print are described by: tmx help json")
-			}
-			if c.NArg() == 0 {
-				return cli.ShowAppHelp(c)
-			}
-			if c.NArg() > 1 {
-				return tmxerr.Errorf(tmxerr.Usage, "help takes one COMMAND or TOPIC, got %d", c.NArg()).WithHint("e.g. tmx help run")
-			}
-			name := c.Args().First()
-			if topic, ok := helpTopics[name]; ok {
-				fmt.Fprint(env.Out, topic())
-				return nil
-			}
-			if cmd := c.App.Command(name); cmd != nil {
-				cli.HelpPrinter(env.Out, cli.CommandHelpTemplate, cmd)
-				return nil
-			}
-			topics := make([]string, 0, len(helpTopics))
-			for t := range helpTopics {
-				topics = append(topics, t)
-			}
-			sort.Strings(topics)
-			return tmxerr.Errorf(tmxerr.Usage, "no help for %q", name).
-				WithHint("topics: %s; commands: tmx --help", strings.Join(topics, ", "))
-		},
+		Action: rawActionOf(env, &helpOptions{}, parseHelp, runF),
 	}
+}
+
+func parseHelp(x *call, o *helpOptions) error {
+	if x.json {
+		return tmxerr.New(tmxerr.Usage, "help prints text and has no --json form", "the JSON documents the commands print are described by: tmx help json")
+	}
+	if len(x.args) > 1 {
+		return tmxerr.Errorf(tmxerr.Usage, "help takes one COMMAND or TOPIC, got %d", len(x.args)).WithHint("e.g. tmx help run")
+	}
+	if len(x.args) == 1 {
+		o.Name, o.HasName = x.args[0], true
+	}
+	return nil
+}
+
+func runHelp(x *call, o *helpOptions) error {
+	if !o.HasName {
+		return cli.ShowAppHelp(x.Context)
+	}
+	if topic, ok := helpTopics[o.Name]; ok {
+		fmt.Fprint(x.env.Out, topic())
+		return nil
+	}
+	if cmd := x.App.Command(o.Name); cmd != nil {
+		cli.HelpPrinter(x.env.Out, cli.CommandHelpTemplate, cmd)
+		return nil
+	}
+	topics := make([]string, 0, len(helpTopics))
+	for t := range helpTopics {
+		topics = append(topics, t)
+	}
+	sort.Strings(topics)
+	return tmxerr.Errorf(tmxerr.Usage, "no help for %q", o.Name).
+		WithHint("topics: %s; commands: tmx --help", strings.Join(topics, ", "))
 }
 
 // helpNames lists what tmx help takes: its topics, then the visible

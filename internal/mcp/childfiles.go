@@ -1,5 +1,8 @@
 package mcp
 
+// The files a tmx child reads its stdin from and writes its stdout and
+// stderr to (newCapture): tmx-mcp reads them once the child is done.
+
 import "os"
 
 // tempCapture is a temporary file, unlinked at once: it lives until closed.

@@ -15,7 +15,17 @@ import (
 // what would run.
 var execTmux = syscall.Exec
 
-func attachCmd(env *Env) *cli.Command {
+// attachOptions is tmx attach's command line.
+type attachOptions struct {
+	ReadOnly  bool // --read-only
+	Target    string
+	HasTarget bool
+}
+
+func attachCmd(env *Env) *cli.Command { return newAttachCmd(env, runAttach) }
+
+func newAttachCmd(env *Env, runF func(*call, *attachOptions) error) *cli.Command {
+	o := &attachOptions{}
 	return &cli.Command{
 		Name:      "attach",
 		Usage:     "attach your terminal to tmx's tmux server, to watch or take part",
@@ -38,25 +48,34 @@ func attachCmd(env *Env) *cli.Command {
 			"tmux (TMUX set) the attach nests in your pane; from a pane of tmx's own server it is refused.\n\n" +
 			"Examples:\n   tmx attach --read-only work\n   tmx attach %3",
 		Category: catOther,
-		Flags:    []cli.Flag{&cli.BoolFlag{Name: "read-only", Aliases: []string{"r"}, Usage: "watch only: your keys reach no pane, and your size counts only while no other terminal is attached"}},
-		Action: action(env, func(x *call) error {
-			if len(x.args) > 1 {
-				return exactArgs(x.Context, x.args, 1, "at most one TARGET")
-			}
-			if !x.env.StdinTTY || !x.env.StdoutTTY {
-				return tmxerr.New(tmxerr.Usage, "tmx attach needs a terminal on stdin and stdout",
-					"run it in a terminal; to read panes from a script, use tmx top --once, tmx capture or tmx since")
-			}
-			path, argv, environ, err := attachPlan(x)
-			if err != nil {
-				return err
-			}
-			if err := execTmux(path, argv, environ); err != nil {
-				return tmxerr.Wrap(tmxerr.TmuxError, err, "cannot execute %s: %v", path, err)
-			}
-			return nil // only where execTmux returns (tests)
-		}),
+		Flags:    []cli.Flag{&cli.BoolFlag{Name: "read-only", Aliases: []string{"r"}, Usage: "watch only: your keys reach no pane, and your size counts only while no other terminal is attached", Destination: &o.ReadOnly}},
+		Action:   actionOf(env, o, parseAttach, runF),
 	}
+}
+
+func parseAttach(x *call, o *attachOptions) error {
+	if len(x.args) > 1 {
+		return exactArgs(x.Context, x.args, 1, "at most one TARGET")
+	}
+	if len(x.args) == 1 {
+		o.Target, o.HasTarget = x.args[0], true
+	}
+	return nil
+}
+
+func runAttach(x *call, o *attachOptions) error {
+	if !x.env.StdinTTY || !x.env.StdoutTTY {
+		return tmxerr.New(tmxerr.Usage, "tmx attach needs a terminal on stdin and stdout",
+			"run it in a terminal; to read panes from a script, use tmx top --once, tmx capture or tmx since")
+	}
+	path, argv, environ, err := attachPlan(x, o)
+	if err != nil {
+		return err
+	}
+	if err := execTmux(path, argv, environ); err != nil {
+		return tmxerr.Wrap(tmxerr.TmuxError, err, "cannot execute %s: %v", path, err)
+	}
+	return nil // only where execTmux returns (tests)
 }
 
 // attachPlan returns what tmx attach executes: tmux by its resolved path,
@@ -64,12 +83,12 @@ func attachCmd(env *Env) *cli.Command {
 // TARGET resolved to an id so tmux cannot match a name by prefix, and the
 // caller's environment without TMUX and TMUX_PANE, so that an attach from
 // another tmux server nests instead of being refused.
-func attachPlan(x *call) (path string, argv, environ []string, err error) {
+func attachPlan(x *call, o *attachOptions) (path string, argv, environ []string, err error) {
 	var snap *client.Snapshot
 	var r client.Resolved
 	var cl *client.Client
-	if len(x.args) == 1 {
-		cl, snap, r, err = x.target(x.args[0])
+	if o.HasTarget {
+		cl, snap, r, err = x.target(o.Target)
 	} else {
 		cl, snap, err = x.snapshot()
 	}
@@ -81,10 +100,10 @@ func attachPlan(x *call) (path string, argv, environ []string, err error) {
 			WithHint("switch sessions with tmux's prefix then s (choose-tree), or run tmx attach from another terminal")
 	}
 	argv = []string{cl.TmuxPath(), "-S", snap.Server.SocketPath, "attach-session"}
-	if x.Bool("read-only") {
+	if o.ReadOnly {
 		argv = append(argv, "-f", "read-only,ignore-size")
 	}
-	if len(x.args) == 1 {
+	if o.HasTarget {
 		id := r.Pane.SessionID
 		switch r.Level {
 		case selector.LevelWindow:

@@ -17,7 +17,28 @@ import (
 // given no target.
 const DefaultRunSession = "main"
 
-func runCmd(env *Env) *cli.Command {
+// runOptions is tmx run's command line.
+type runOptions struct {
+	Timeout         float64 // --timeout; 0: the default
+	SuppressHistory bool    // --suppress-history (accepted, changes nothing)
+	Stdin           bool    // --stdin
+	Resume          string  // --resume
+	Exact           bool    // --exact
+	// Lines and MaxBytes are --lines and --max-bytes; a run's budget
+	// defaults to a short tail unless they are set.
+	Lines, MaxBytes       int
+	LinesSet, MaxBytesSet bool
+	Target                string
+	HasTarget             bool
+	// Command is the shell text to run: the words after --, joined, or
+	// what --stdin or --stdin-args read. Empty with Resume.
+	Command string
+}
+
+func runCmd(env *Env) *cli.Command { return newRunCmd(env, runRun) }
+
+func newRunCmd(env *Env, runF func(*call, *runOptions) error) *cli.Command {
+	o := &runOptions{}
 	return &cli.Command{
 		Name:      "run",
 		Usage:     "run a shell command in a pane; return its output and exit status",
@@ -66,117 +87,129 @@ func runCmd(env *Env) *cli.Command {
 			"Examples:\n   tmx run -- uname -a\n   tmx run --json work -- 'make test 2>&1 | tail -5'\n   TMX_WAIT_MAX_SECONDS=600 tmx run --timeout 600 build:0 -- make",
 		Category: catExecute,
 		Flags: []cli.Flag{
-			timeoutFlag,
-			&cli.BoolFlag{Name: "suppress-history", Usage: "accepted for compatibility: nothing tmx types enters the shell's history anyway"},
-			stdinFlag("read COMMAND from stdin instead of the arguments"),
+			floatTo(timeoutFlag, &o.Timeout),
+			&cli.BoolFlag{Name: "suppress-history", Usage: "accepted for compatibility: nothing tmx types enters the shell's history anyway", Destination: &o.SuppressHistory},
+			&cli.BoolFlag{Name: "stdin", Usage: "read COMMAND from stdin instead of the arguments", Destination: &o.Stdin},
 			stdinArgsFlag("command"),
-			&cli.StringFlag{Name: "resume", Usage: "wait again for the run a timed-out result's `TOKEN` (resume) names, instead of running a command"},
-			&cli.BoolFlag{Name: "exact", Usage: "send the command's stdout and stderr to files instead of the terminal, and return their bytes exactly and apart (stdin stays the terminal)"},
-			runLinesFlag, runBytesFlag, jsonFlag(),
+			&cli.StringFlag{Name: "resume", Usage: "wait again for the run a timed-out result's `TOKEN` (resume) names, instead of running a command", Destination: &o.Resume},
+			&cli.BoolFlag{Name: "exact", Usage: "send the command's stdout and stderr to files instead of the terminal, and return their bytes exactly and apart (stdin stays the terminal)", Destination: &o.Exact},
+			intTo(runLinesFlag, &o.Lines), intTo(runBytesFlag, &o.MaxBytes), jsonFlag(),
 		},
-		Action: payloadAction(env, func(x *call) error {
-			if x.String("resume") != "" {
-				return resumeRun(x)
-			}
-			if len(x.args) > 1 {
-				return tmxerr.Errorf(tmxerr.Usage, "run takes at most one TARGET before --, got %d arguments", len(x.args)).
-					WithHint("put the command after --: tmx run TARGET -- COMMAND")
-			}
-			if err := checkJoinable(x.payload); err != nil {
-				return err
-			}
-			command := strings.Join(x.payload, " ")
-			if c, ok, err := x.inputString("command"); err != nil {
-				return err
-			} else if ok {
-				if len(x.payload) > 0 {
-					return tmxerr.New(tmxerr.Usage, "a command in --stdin-args and a COMMAND after -- exclude each other", "choose one")
-				}
-				command = c
-			}
-			if x.Bool("stdin") {
-				if len(x.payload) > 0 {
-					return tmxerr.New(tmxerr.Usage, "--stdin and a COMMAND after -- exclude each other", "choose one")
-				}
-				var err error
-				x.awaitStdin("the command")
-				if command, err = readStdin(x.env.In); err != nil {
-					return err
-				}
-			}
-			if strings.TrimSpace(command) == "" {
-				return tmxerr.New(tmxerr.Usage, "no command given", "usage: tmx run [TARGET] -- COMMAND")
-			}
-			if err := client.CheckCommand(command); err != nil {
-				return err // before the default session is created
-			}
-			var cl *client.Client
-			var snap *client.Snapshot
-			var p client.PaneInfo
-			var err error
-			if len(x.args) == 0 {
-				if cl, err = x.client(); err == nil {
-					snap, p, err = cl.EnsureSession(x.ctx(), DefaultRunSession)
-				}
-			} else {
-				var r client.Resolved
-				if cl, snap, r, err = x.target(x.args[0]); err == nil {
-					if err = client.CheckCallerScope(r, snap.Caller, false); err != nil {
-						tmxerr.As(err).WithFix("name_the_pane_run", "pane", r.Pane.PaneID)
-					}
-				}
-				p = r.Pane
-			}
-			if err != nil {
-				return err
-			}
-			res, err := cl.Run(x.ctx(), snap, p, command, runOptions(x, cl))
-			if err != nil {
-				return err
-			}
-			var run result.ServerRun
-			if len(x.args) == 0 || !strings.HasPrefix(x.args[0], "%") {
-				run = result.RunOf(snap)
-			}
-			return emitRun(x, run, res)
-		}),
+		Action: payloadActionOf(env, o, parseRun, runF),
 	}
 }
 
-// runOptions reads run's flags, clamped to cl's limits. The key that signs
-// resume tokens is read (or made) only when one is needed: a run that
-// finishes in time never touches the key file.
-func runOptions(x *call, cl *client.Client) client.RunOptions {
+// parseRun reads the TARGET and the command, from the words after --,
+// --stdin or --stdin-args, or checks that --resume has nothing else.
+func parseRun(x *call, o *runOptions) error {
+	o.LinesSet, o.MaxBytesSet = x.IsSet("lines"), x.IsSet("max-bytes")
+	if o.Resume != "" {
+		if len(x.args) > 0 || len(x.payload) > 0 || o.Stdin || x.stdin != nil || o.SuppressHistory || o.Exact {
+			return tmxerr.New(tmxerr.Usage, "--resume takes no TARGET, COMMAND, --stdin, --stdin-args, --suppress-history or --exact",
+				"the token names the pane and the run (an exact run's result stays exact): tmx run --resume TOKEN")
+		}
+		return nil
+	}
+	if len(x.args) > 1 {
+		return tmxerr.Errorf(tmxerr.Usage, "run takes at most one TARGET before --, got %d arguments", len(x.args)).
+			WithHint("put the command after --: tmx run TARGET -- COMMAND")
+	}
+	if len(x.args) == 1 {
+		o.Target, o.HasTarget = x.args[0], true
+	}
+	if err := checkJoinable(x.payload); err != nil {
+		return err
+	}
+	o.Command = strings.Join(x.payload, " ")
+	if c, ok, err := x.inputString("command"); err != nil {
+		return err
+	} else if ok {
+		if len(x.payload) > 0 {
+			return tmxerr.New(tmxerr.Usage, "a command in --stdin-args and a COMMAND after -- exclude each other", "choose one")
+		}
+		o.Command = c
+	}
+	if o.Stdin {
+		if len(x.payload) > 0 {
+			return tmxerr.New(tmxerr.Usage, "--stdin and a COMMAND after -- exclude each other", "choose one")
+		}
+		var err error
+		x.awaitStdin("the command")
+		if o.Command, err = readStdin(x.env.In); err != nil {
+			return err
+		}
+	}
+	if strings.TrimSpace(o.Command) == "" {
+		return tmxerr.New(tmxerr.Usage, "no command given", "usage: tmx run [TARGET] -- COMMAND")
+	}
+	return client.CheckCommand(o.Command) // before the default session is created
+}
+
+func runRun(x *call, o *runOptions) error {
+	if o.Resume != "" {
+		return resumeRun(x, o)
+	}
+	var cl *client.Client
+	var snap *client.Snapshot
+	var p client.PaneInfo
+	var err error
+	if !o.HasTarget {
+		if cl, err = x.client(); err == nil {
+			snap, p, err = cl.EnsureSession(x.ctx(), DefaultRunSession)
+		}
+	} else {
+		var r client.Resolved
+		if cl, snap, r, err = x.target(o.Target); err == nil {
+			if err = client.CheckCallerScope(r, snap.Caller, false); err != nil {
+				tmxerr.As(err).WithFix("name_the_pane_run", "pane", r.Pane.PaneID)
+			}
+		}
+		p = r.Pane
+	}
+	if err != nil {
+		return err
+	}
+	res, err := cl.Run(x.ctx(), snap, p, o.Command, o.clientOptions(x, cl))
+	if err != nil {
+		return err
+	}
+	var run result.ServerRun
+	if !o.HasTarget || !strings.HasPrefix(o.Target, "%") {
+		run = result.RunOf(snap)
+	}
+	return emitRun(x, run, res)
+}
+
+// clientOptions are the run's options for the client, clamped to cl's
+// limits. The key that signs resume tokens is read (or made) only when
+// one is needed: a run that finishes in time never touches the key file.
+func (o *runOptions) clientOptions(x *call, cl *client.Client) client.RunOptions {
 	l := cl.Limits()
-	o := client.RunOptions{
-		Timeout:  x.timeout(l),
-		MaxLines: x.lines(l),
-		MaxBytes: x.maxBytes(l),
+	ro := client.RunOptions{
+		Timeout:  x.timeoutOf(o.Timeout, l),
+		MaxLines: x.linesOf(o.Lines, l),
+		MaxBytes: x.maxBytesOf(o.MaxBytes, l),
 		Key:      x.cursorKey,
-		Exact:    x.Bool("exact"),
+		Exact:    o.Exact,
 		Since:    x.began,
 	}
-	if !x.IsSet("lines") {
-		o.MaxLines = min(client.RunTailLines, l.MaxLines)
+	if !o.LinesSet {
+		ro.MaxLines = min(client.RunTailLines, l.MaxLines)
 	}
-	if !x.IsSet("max-bytes") {
-		o.MaxBytes = min(client.RunTailBytes, l.MaxBytes)
+	if !o.MaxBytesSet {
+		ro.MaxBytes = min(client.RunTailBytes, l.MaxBytes)
 	}
-	return o
+	return ro
 }
 
 // resumeRun is tmx run --resume TOKEN: it waits again for a run that
 // timed out while its command still ran.
-func resumeRun(x *call) error {
-	if len(x.args) > 0 || len(x.payload) > 0 || x.Bool("stdin") || x.stdin != nil || x.Bool("suppress-history") || x.Bool("exact") {
-		return tmxerr.New(tmxerr.Usage, "--resume takes no TARGET, COMMAND, --stdin, --stdin-args, --suppress-history or --exact",
-			"the token names the pane and the run (an exact run's result stays exact): tmx run --resume TOKEN")
-	}
+func resumeRun(x *call, o *runOptions) error {
 	cl, snap, err := x.snapshot()
 	if err != nil {
 		return err
 	}
-	res, err := cl.Resume(x.ctx(), snap, x.String("resume"), runOptions(x, cl))
+	res, err := cl.Resume(x.ctx(), snap, o.Resume, o.clientOptions(x, cl))
 	if err != nil {
 		return err
 	}

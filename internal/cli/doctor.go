@@ -12,9 +12,14 @@ import (
 	"github.com/tmx-sh/tmx/tmxerr"
 )
 
+// doctorOptions is tmx doctor's command line: it takes no arguments.
+type doctorOptions struct{}
+
 // doctorCmd is tmx doctor. The checks live in package doctor; a failing
 // check is an answer, printed like the others, with exit status 1.
-func doctorCmd(env *Env) *cli.Command {
+func doctorCmd(env *Env) *cli.Command { return newDoctorCmd(env, runDoctor) }
+
+func newDoctorCmd(env *Env, runF func(*call, *doctorOptions) error) *cli.Command {
 	return &cli.Command{
 		Name:      "doctor",
 		Usage:     "check tmux, the socket, the locale and the server's configuration",
@@ -30,25 +35,24 @@ func doctorCmd(env *Env) *cli.Command {
 			"Examples:\n   tmx doctor\n   tmx -L default doctor --json",
 		Category: catOther,
 		Flags:    []cli.Flag{jsonFlag()},
-		Action: action(env, func(x *call) error {
-			if err := exactArgs(x.Context, x.args, 0, "no arguments"); err != nil {
-				return err
-			}
-			rep := doctor.Run(x.ctx(), doctor.Options{
-				TmuxPath:   globalString(x.Context, "tmux"),
-				SocketName: globalString(x.Context, "socket-name"),
-				SocketPath: globalString(x.Context, "socket-path"),
-				Environ:    x.env.Environ,
-			})
-			if err := x.emit(result.Doctor{Report: *rep}, func(w io.Writer) { printDoctor(w, rep) }); err != nil {
-				return err
-			}
-			if !rep.OK {
-				return exitStatus(tmxerr.ExitFailure)
-			}
-			return nil
-		}),
+		Action:   actionOf(env, &doctorOptions{}, noArgs[doctorOptions], runF),
 	}
+}
+
+func runDoctor(x *call, _ *doctorOptions) error {
+	rep := doctor.Run(x.ctx(), doctor.Options{
+		TmuxPath:   globalString(x.Context, "tmux"),
+		SocketName: globalString(x.Context, "socket-name"),
+		SocketPath: globalString(x.Context, "socket-path"),
+		Environ:    x.env.Environ,
+	})
+	if err := x.emit(result.Doctor{Report: *rep}, func(w io.Writer) { printDoctor(w, rep) }); err != nil {
+		return err
+	}
+	if !rep.OK {
+		return exitStatus(tmxerr.ExitFailure)
+	}
+	return nil
 }
 
 // printDoctor writes one line per check (status, name, summary) with its
