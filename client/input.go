@@ -633,7 +633,9 @@ var (
 
 type paneState struct {
 	cursorX, cursorY, historySize int
-	line                          string
+	// line is the cursor's row, and prev the row above it (where a
+	// command line that wraps has its text before the cursor's row).
+	line, prev string
 	// screen is a hash of the whole screen (lineHash of its text).
 	screen uint64
 }
@@ -655,8 +657,23 @@ func (c *Client) paneState(ctx context.Context, paneID string) (paneState, error
 	rows := strings.Split(rest, "\n")
 	if st.cursorY < len(rows) {
 		st.line = strings.TrimRight(rows[st.cursorY], " ")
+		if st.cursorY > 0 {
+			st.prev = rows[st.cursorY-1]
+		}
 	}
 	return st, nil
+}
+
+// shows reports whether the command line at the cursor ends with tail
+// (the end of typed text, a few characters): on the cursor's row, or
+// across it and the row above when the line wraps there. Spaces are not
+// compared across the wrap: capture-pane trims a row's trailing ones.
+func (st paneState) shows(tail string) bool {
+	if strings.Contains(st.line, tail) {
+		return true
+	}
+	noSpace := func(s string) string { return strings.ReplaceAll(s, " ", "") }
+	return strings.Contains(noSpace(st.prev+st.line), noSpace(tail))
 }
 
 // submit sends Enter once with send and says what was seen. atPrompt is
@@ -688,7 +705,7 @@ func (c *Client) submit(ctx context.Context, p PaneInfo, text string, atPrompt b
 	// loaded machine each read takes longer than submitPoll, and a counted
 	// watch would last well past submitWatch and see a slow program react.
 	if atPrompt && tail != "" {
-		for start := time.Now(); !strings.Contains(before.line, tail); {
+		for start := time.Now(); !before.shows(tail); {
 			if time.Since(start) >= submitWatch {
 				res.Warnings = append(res.Warnings, "the shell's command line did not show the text as typed (its line editor may have read the keys as commands, as vi command mode does), so tmx did not press Enter")
 				return No, -1
@@ -715,7 +732,7 @@ func (c *Client) submit(ctx context.Context, p PaneInfo, text string, atPrompt b
 			return Yes, echo
 		}
 	}
-	if atPrompt && tail != "" && strings.Contains(before.line, tail) && c.shellPrompt(p).AtPrompt == Yes {
+	if atPrompt && tail != "" && before.shows(tail) && c.shellPrompt(p).AtPrompt == Yes {
 		return No, echo
 	}
 	return Unknown, echo

@@ -215,19 +215,21 @@ func TestDrivePrograms(t *testing.T) {
 			t.Errorf("fzf chose %q (%v)", b, err)
 		}
 	})
-	t.Run("whiptail", func(t *testing.T) {
-		need(t, "whiptail")
-		srv := tmuxtest.New(t)
-		pane := srv.NewPane("s", "bash", 80, 24)
-		w := step(t, srv, "", 0, "type", "--enter", "--wait-input", pane, "--", "whiptail --inputbox 'Your name?' 10 40 2>/tmp/$$.n; echo name=$(cat /tmp/$$.n); rm -f /tmp/$$.n")
-		if w["outcome"] != "input" || !strings.Contains(strings.Join(strs(w["lines"]), "\n"), "Your name?") {
-			t.Fatalf("form: %v", w)
-		}
-		step(t, srv, "", 0, "type", "--wait-input", pane, "--", "Ada")
-		if w := step(t, srv, "", 0, "send", "--wait-exit", pane, "Enter"); w["outcome"] != "exited" || !hasLine(w, "name=Ada") {
-			t.Errorf("answer: %v", w)
-		}
-	})
+	for _, form := range []string{"whiptail", "dialog"} {
+		t.Run(form, func(t *testing.T) {
+			need(t, form)
+			srv := tmuxtest.New(t)
+			pane := srv.NewPane("s", "bash", 80, 24)
+			w := step(t, srv, "", 0, "type", "--enter", "--wait-input", pane, "--", form+" --inputbox 'Your name?' 10 40 2>/tmp/$$.n; echo name=$(cat /tmp/$$.n); rm -f /tmp/$$.n")
+			if w["outcome"] != "input" || !strings.Contains(strings.Join(strs(w["lines"]), "\n"), "Your name?") {
+				t.Fatalf("form: %v", w)
+			}
+			step(t, srv, "", 0, "type", "--wait-input", pane, "--", "Ada")
+			if w := step(t, srv, "", 0, "send", "--wait-exit", pane, "Enter"); w["outcome"] != "exited" || !hasLine(w, "name=Ada") {
+				t.Errorf("answer: %v", w)
+			}
+		})
+	}
 	t.Run("installer", func(t *testing.T) {
 		srv := tmuxtest.New(t)
 		pane := srv.NewPane("s", "bash", 80, 24)
@@ -286,5 +288,19 @@ func TestPaneStates(t *testing.T) {
 	ev, _ := d["state_evidence"].(map[string]any)
 	if d["state"] != "input" || ev["program"] != "less" || ev["waits_on"] != "terminal" || ev["shell"] != "job" {
 		t.Errorf("show %s: %v %v", pager, d["state"], ev)
+	}
+}
+
+// A command line that wraps where the end of the typed text is (split
+// over two rows of the pane) is still seen as typed, and submitted.
+func TestTypeEnterAcrossTheWrap(t *testing.T) {
+	srv := tmuxtest.New(t)
+	pane := srv.NewPane("s", "bash", 40, 20)
+	for n := 20; n <= 60; n += 3 {
+		word := strings.Repeat("ab ", n/3)
+		d := mustJSON(t, srv, 0, "type", "--enter", "--wait-exit", pane, "--", "echo "+word)
+		if d["submitted"] != "yes" || waitOf(t, d)["outcome"] != "exited" {
+			t.Errorf("a line of %d: %v", len("echo "+word), d)
+		}
 	}
 }

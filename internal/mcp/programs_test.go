@@ -2,7 +2,9 @@ package mcp_test
 
 import (
 	"fmt"
+	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -74,4 +76,45 @@ func TestSpawnWithCommand(t *testing.T) {
 	if w := mustCall(t, s, tools, "wait_for_text", map[string]any{"target": d["pane_id"], "text": "a b"}); w["outcome"] == "timed_out" {
 		t.Errorf("create_window's command: %v", w)
 	}
+}
+
+// A full-screen program over MCP: vim opened, edited, saved and quit, one
+// call per step, each result the screen in row order while it is up.
+func TestFullScreenOverMCP(t *testing.T) {
+	if _, err := exec.LookPath("vim"); err != nil {
+		t.Skip("no vim")
+	}
+	t.Parallel()
+	srv := tmuxtest.New(t)
+	pane := srv.NewPane("s", "bash", 80, 24)
+	file := filepath.Join(t.TempDir(), "notes.txt")
+	s := connect(t, srv, "TMX_TOOLSETS=all")
+	tools := toolIndex(t, s)
+	w := waitIn(t, mustCall(t, s, tools, "paste_text", map[string]any{"target": pane, "text": "vim -u NONE -i NONE -n " + file, "enter": true, "wait_until": "input"}))
+	if w["outcome"] != "input" || w["alternate_screen"] != true {
+		t.Fatalf("open: %v", w)
+	}
+	w = waitIn(t, mustCall(t, s, tools, "send_keys", map[string]any{"target": pane, "keys": []any{"i", "h", "i", "Escape"}, "wait_until": "input"}))
+	if l, _ := w["lines"].([]any); len(l) == 0 || l[0] != "hi" {
+		t.Errorf("edit: the screen's first row: %v", w)
+	}
+	// Commands are keys: a program that enabled bracketed paste inserts
+	// a paste as text, in vim's normal mode too.
+	w = waitIn(t, mustCall(t, s, tools, "send_keys", map[string]any{"target": pane, "keys": []any{":", "w", "q", "Enter"}, "wait_until": "exit"}))
+	if w["outcome"] != "exited" || w["alternate_screen"] != nil {
+		t.Errorf("save and quit: %v", w)
+	}
+	if b, err := os.ReadFile(file); err != nil || string(b) != "hi\n" {
+		t.Errorf("the file holds %q (%v)", b, err)
+	}
+}
+
+// waitIn is the wait of an input tool's result.
+func waitIn(t *testing.T, d map[string]any) map[string]any {
+	t.Helper()
+	w, ok := d["wait"].(map[string]any)
+	if !ok {
+		t.Fatalf("no wait in %v", d)
+	}
+	return w
 }
