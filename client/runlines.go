@@ -22,6 +22,13 @@ func runMarkers(id string) (frameMarkers, error) {
 	return frameMarkers{half1: "__tmx" + id[:8], half2: id[8:]}, nil
 }
 
+// CheckRunID refuses what is not a run id (a run result's run_id: 16
+// lowercase hex digits), before anything is read.
+func CheckRunID(id string) error {
+	_, err := runMarkers(id)
+	return err
+}
+
 func isLowerHex(s string) bool {
 	for i := 0; i < len(s); i++ {
 		if !(s[i] >= '0' && s[i] <= '9' || s[i] >= 'a' && s[i] <= 'f') {

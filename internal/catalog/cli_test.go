@@ -239,6 +239,7 @@ func TestArgvParsesInCLI(t *testing.T) {
 			}
 			if _, ok := args["run"]; tool.Name == "search_panes" && ok {
 				args["target"] = "%1" // a run is searched in its pane
+				args["run"] = "0123456789abcdef"
 			}
 			raw, _ := json.Marshal(args)
 			argv, stdin, err := tool.Argv(catalog.ParseArgs(raw))

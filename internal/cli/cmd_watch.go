@@ -204,6 +204,11 @@ func searchCmd(env *Env) *cli.Command {
 				return tmxerr.New(tmxerr.Usage, "search takes a PATTERN and at most one TARGET", "usage: tmx search PATTERN [TARGET]; a pattern that starts with - goes after --")
 			}
 			run := x.String("run")
+			if x.IsSet("run") {
+				if err := client.CheckRunID(run); err != nil {
+					return err
+				}
+			}
 			if run != "" && (len(args) != 2 || x.IsSet("lines")) {
 				return tmxerr.New(tmxerr.Usage, "--run searches one run's output: give the pane it ran in as TARGET, and no --lines", "usage: tmx search --run ID PATTERN PANE")
 			}
