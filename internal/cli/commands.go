@@ -102,11 +102,14 @@ type call struct {
 
 // Every command that talks to tmux ends within its deadline, whatever the
 // server does: its --timeout (clamped to the wait ceiling) and callGrace
-// more for what it reads after its wait, else callDefault. A deadline that
-// cuts an exchange with tmux ends the command with tmux_unresponsive.
+// more for what it reads after its wait, else callDefault, or
+// TMX_CALL_TIMEOUT_SECONDS (1..3600) when set. A deadline that cuts an
+// exchange with tmux ends the command with tmux_unresponsive; one that
+// passes while tmx itself works (a busy machine) with interrupted.
 const (
 	callGrace   = 5 * time.Second
 	callDefault = 30 * time.Second
+	callEnv     = "TMX_CALL_TIMEOUT_SECONDS"
 )
 
 // noDeadline are the commands that run as long as the person using them
@@ -121,6 +124,9 @@ func (x *call) startDeadline() context.CancelFunc {
 		return func() {}
 	}
 	d := callDefault
+	if v, err := strconv.ParseFloat(tmux.EnvLookup(x.env.Environ)(callEnv), 64); err == nil && v >= 1 && v <= 3600 {
+		d = time.Duration(v * float64(time.Second))
+	}
 	if x.hasFlag("timeout") {
 		l, _ := client.ReadLimits(tmux.EnvLookup(x.env.Environ))
 		d = l.Timeout(x.Float64("timeout")) + callGrace
@@ -146,6 +152,10 @@ func (x *call) finish(err error) error {
 	if err != nil {
 		if e := x.unresponsive(); e != nil {
 			return e
+		}
+		if x.callCtx != nil && errors.Is(err, context.DeadlineExceeded) && errors.Is(x.callCtx.Err(), context.DeadlineExceeded) {
+			return tmxerr.Errorf(tmxerr.Interrupted, "the command's deadline passed before it finished (tmux answered; tmx itself was slow: a busy machine)").
+				WithHint("ask for less (--lines, --max-bytes), or give it longer with %s", callEnv)
 		}
 	}
 	if err == nil && x.snap != nil && listing[x.Command.Name] {

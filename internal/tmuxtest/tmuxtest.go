@@ -63,7 +63,7 @@ func New(t testing.TB) *Server {
 		k, _, _ := strings.Cut(kv, "=")
 		switch k {
 		case "TMUX", "TMUX_PANE", "TMUX_TMPDIR", "TMX_SOCKET_NAME", "TMX_SOCKET_PATH", "TMX_TMUX", "TMX_TMUX_CONFIG",
-			"HOME", "XDG_RUNTIME_DIR", "ZDOTDIR", "TMX_MAX_LINES", "TMX_MAX_BYTES", "TMX_WAIT_MAX_SECONDS",
+			"HOME", "XDG_RUNTIME_DIR", "ZDOTDIR", "TMX_MAX_LINES", "TMX_MAX_BYTES", "TMX_WAIT_MAX_SECONDS", "TMX_CALL_TIMEOUT_SECONDS",
 			"HISTFILE", "ENV":
 			continue
 		}
@@ -76,6 +76,10 @@ func New(t testing.TB) *Server {
 		"XDG_RUNTIME_DIR="+runtimeDir,
 		"ZDOTDIR="+zdot,
 		"HISTFILE=/dev/null",
+		// A command's own deadline (30 s) scaled like every bound the
+		// tests set: a loaded machine is slow in tmx too, not only in
+		// tmux.
+		fmt.Sprintf("TMX_CALL_TIMEOUT_SECONDS=%d", int(Patience(30*time.Second).Seconds())),
 	)
 	t.Cleanup(func() {
 		s.KillServer()
