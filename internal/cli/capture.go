@@ -57,11 +57,7 @@ func newCaptureCmd(env *Env, runF func(*call, *captureOptions) error) *cli.Comma
 }
 
 func parseCapture(x *call, o *captureOptions) error {
-	if err := exactArgs(x.Context, x.args, 1, "one TARGET"); err != nil {
-		return err
-	}
-	o.Target = x.args[0]
-	return nil
+	return oneTarget(x, &o.Target)
 }
 
 func runCapture(x *call, o *captureOptions) error {

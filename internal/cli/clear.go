@@ -30,11 +30,7 @@ func newClearCmd(env *Env, runF func(*call, *clearOptions) error) *cli.Command {
 }
 
 func parseClear(x *call, o *clearOptions) error {
-	if err := exactArgs(x.Context, x.args, 1, "one TARGET"); err != nil {
-		return err
-	}
-	o.Target = x.args[0]
-	return nil
+	return oneTarget(x, &o.Target)
 }
 
 func runClear(x *call, o *clearOptions) error {

@@ -82,38 +82,45 @@ var (
 	waitStopFlag  = &cli.StringSliceFlag{Name: "stop", KeepSpace: true, Usage: "with a wait: end it early when this plain `TEXT` appears (repeatable)"}
 )
 
-// waitFlags are the flags of an input command's wait.
-func waitFlags() []cli.Flag {
-	return append([]cli.Flag{waitTextFlag, waitRegexFlag, waitStopFlag}, momentFlags("wait-")...)
+// waitFlags are the flags of an input command's wait, its moments bound
+// to m.
+func waitFlags(m *momentOptions) []cli.Flag {
+	return append([]cli.Flag{waitTextFlag, waitRegexFlag, waitStopFlag}, momentFlags("wait-", m)...)
 }
 
-// momentFlags are the flags of the moments a wait can end at besides a
-// text (client.WaitOptions Quiet, Input, Exit, Bell), named with prefix:
-// "" for tmx wait, "wait-" for the input commands.
-func momentFlags(prefix string) []cli.Flag {
+// momentOptions are the moments a wait can end at besides a text
+// (client.WaitOptions Quiet, Input, Exit, Bell), as flags give them.
+type momentOptions struct {
+	QuietMS           int  // --quiet / --wait-quiet, milliseconds
+	Input, Exit, Bell bool // --input, --exit, --bell (or --wait-...)
+}
+
+// momentFlags are the flags of the moments, bound to m and named with
+// prefix: "" for tmx wait, "wait-" for the input commands.
+func momentFlags(prefix string, m *momentOptions) []cli.Flag {
 	return []cli.Flag{
-		&cli.IntFlag{Name: prefix + "quiet", DefaultText: "off", Usage: "end the wait once the pane has printed nothing for `MS` milliseconds (outcome quiet)"},
-		&cli.BoolFlag{Name: prefix + "input", Usage: "end the wait once the pane's program waits for input (outcome input)"},
-		&cli.BoolFlag{Name: prefix + "exit", Usage: "end the wait once the program exits or the shell's prompt comes back (outcome exited)"},
-		&cli.BoolFlag{Name: prefix + "bell", Usage: "end the wait when the program rings the bell or asks for a desktop notification (outcome bell or notification)"},
+		&cli.IntFlag{Name: prefix + "quiet", DefaultText: "off", Destination: &m.QuietMS, Usage: "end the wait once the pane has printed nothing for `MS` milliseconds (outcome quiet)"},
+		&cli.BoolFlag{Name: prefix + "input", Destination: &m.Input, Usage: "end the wait once the pane's program waits for input (outcome input)"},
+		&cli.BoolFlag{Name: prefix + "exit", Destination: &m.Exit, Usage: "end the wait once the program exits or the shell's prompt comes back (outcome exited)"},
+		&cli.BoolFlag{Name: prefix + "bell", Destination: &m.Bell, Usage: "end the wait when the program rings the bell or asks for a desktop notification (outcome bell or notification)"},
 	}
 }
 
 // maxQuiet bounds --quiet: an hour, longer than any wait's timeout.
 const maxQuiet = time.Hour
 
-// readMoments sets o's moments from the flags momentFlags(prefix) made,
-// and reports whether any is asked for.
-func readMoments(x *call, prefix string, o *client.WaitOptions) (bool, error) {
-	if name := prefix + "quiet"; x.IsSet(name) {
-		ms := x.Int(name)
-		if ms < 1 || time.Duration(ms)*time.Millisecond > maxQuiet {
+// apply sets o's moments from m, and reports whether any is asked for.
+// quietSet says whether the quiet flag (named prefix+"quiet") was given:
+// given, it must be 1 ms to an hour.
+func (m momentOptions) apply(prefix string, quietSet bool, o *client.WaitOptions) (bool, error) {
+	if name := prefix + "quiet"; quietSet {
+		if ms := m.QuietMS; ms < 1 || time.Duration(ms)*time.Millisecond > maxQuiet {
 			return false, tmxerr.Errorf(tmxerr.Usage, "--%s takes milliseconds from 1 to %d, not %d", name, maxQuiet.Milliseconds(), ms).
 				WithHint("e.g. --%s 500: the pane printed nothing for half a second", name)
 		}
-		o.Quiet = time.Duration(ms) * time.Millisecond
+		o.Quiet = time.Duration(m.QuietMS) * time.Millisecond
 	}
-	o.Input, o.Exit, o.Bell = x.Bool(prefix+"input"), x.Bool(prefix+"exit"), x.Bool(prefix+"bell")
+	o.Input, o.Exit, o.Bell = m.Input, m.Exit, m.Bell
 	return o.Quiet > 0 || o.Input || o.Exit || o.Bell, nil
 }
 
@@ -130,7 +137,7 @@ func checkQuiet(name string, o *client.WaitOptions) error {
 // inputWait reads an input command's wait: nil without --wait-text,
 // --wait-regex or a moment (--wait-quiet, --wait-input, --wait-exit,
 // --wait-bell). The answer is cut to a run's tail budget.
-func inputWait(x *call, cl *client.Client) (*client.WaitOptions, error) {
+func inputWait(x *call, cl *client.Client, m *momentOptions) (*client.WaitOptions, error) {
 	text, _, err := x.inputString("wait-text")
 	if err != nil {
 		return nil, err
@@ -145,7 +152,7 @@ func inputWait(x *call, cl *client.Client) (*client.WaitOptions, error) {
 	}
 	l := cl.Limits()
 	o := &client.WaitOptions{Text: text, Stop: stops, Timeout: x.timeout(l)}
-	moments, err := readMoments(x, "wait-", o)
+	moments, err := m.apply("wait-", x.IsSet("wait-quiet"), o)
 	if err == nil {
 		err = checkQuiet("wait-quiet", o)
 	}
@@ -217,6 +224,7 @@ func inputTarget(x *call) (*client.Client, *client.Snapshot, client.PaneInfo, er
 }
 
 func sendCmd(env *Env) *cli.Command {
+	m := &momentOptions{}
 	return &cli.Command{
 		Name:      "send",
 		Usage:     "send tmux key names (Enter, C-c, Up) to a pane",
@@ -239,10 +247,10 @@ func sendCmd(env *Env) *cli.Command {
 		Category: catExecute,
 		Flags: append([]cli.Flag{confirmSelfFlag, exitModeFlag, stdinFlag("read the keys from stdin, one per line"),
 			&cli.BoolFlag{Name: "batch", Usage: "read a JSON array of {target, keys} from stdin"},
-			timeoutFlag, stdinArgsFlag("keys", "entries", "wait-text", "wait-regex", "stop"), jsonFlag()}, waitFlags()...),
+			timeoutFlag, stdinArgsFlag("keys", "entries", "wait-text", "wait-regex", "stop"), jsonFlag()}, waitFlags(m)...),
 		Action: action(env, func(x *call) error {
 			if x.Bool("batch") {
-				if _, keys := x.inputRaw("keys"); len(x.args) > 0 || x.Bool("stdin") || keys || x.anySet(waitFlags()) || x.IsSet("timeout") {
+				if _, keys := x.inputRaw("keys"); len(x.args) > 0 || x.Bool("stdin") || keys || x.anySet(waitFlags(m)) || x.IsSet("timeout") {
 					return tmxerr.New(tmxerr.Usage, "--batch takes no TARGET or KEY arguments, no --stdin and no wait", "give the entries as JSON on stdin")
 				}
 				if x.Bool("exit-mode") {
@@ -289,7 +297,7 @@ func sendCmd(env *Env) *cli.Command {
 				return err
 			}
 			o := inputOptions(x)
-			if o.Await, err = inputWait(x, cl); err != nil {
+			if o.Await, err = inputWait(x, cl, m); err != nil {
 				return err
 			}
 			res, err := cl.SendKeys(x.ctx(), snap, p, keys, o)
@@ -315,6 +323,7 @@ func normalizeKeys(keys []string) error {
 }
 
 func typeCmd(env *Env) *cli.Command {
+	m := &momentOptions{}
 	return &cli.Command{
 		Name:      "type",
 		Usage:     "type literal text into a pane (no key names, no newlines)",
@@ -330,7 +339,7 @@ func typeCmd(env *Env) *cli.Command {
 			&cli.BoolFlag{Name: "enter", Usage: "press Enter after the text"},
 			confirmSelfFlag, exitModeFlag, stdinFlag("read the TEXT from stdin (a final newline is dropped)"),
 			timeoutFlag, stdinArgsFlag("text", "wait-text", "wait-regex", "stop"), jsonFlag(),
-		}, waitFlags()...),
+		}, waitFlags(m)...),
 		Action: payloadAction(env, func(x *call) error {
 			text := strings.Join(x.payload, " ")
 			if t, ok, err := x.inputString("text"); err != nil {
@@ -359,7 +368,7 @@ func typeCmd(env *Env) *cli.Command {
 				return err // before the wait's own checks
 			}
 			o := inputOptions(x)
-			if o.Await, err = inputWait(x, cl); err != nil {
+			if o.Await, err = inputWait(x, cl, m); err != nil {
 				return err
 			}
 			res, err := cl.TypeText(x.ctx(), snap, p, text, x.Bool("enter"), o)
@@ -372,6 +381,7 @@ func typeCmd(env *Env) *cli.Command {
 }
 
 func pasteCmd(env *Env) *cli.Command {
+	m := &momentOptions{}
 	return &cli.Command{
 		Name:      "paste",
 		Usage:     "paste text from stdin into a pane, through a private buffer",
@@ -391,7 +401,7 @@ func pasteCmd(env *Env) *cli.Command {
 			&cli.BoolFlag{Name: "no-bracket", Usage: "paste without bracketed-paste markers"},
 			&cli.BoolFlag{Name: "enter", Usage: "press Enter after the paste"},
 			confirmSelfFlag, exitModeFlag, timeoutFlag, stdinArgsFlag("text", "wait-text", "wait-regex", "stop"), jsonFlag(),
-		}, waitFlags()...),
+		}, waitFlags(m)...),
 		Action: action(env, func(x *call) error {
 			if err := exactArgs(x.Context, x.args, 1, "one TARGET (text on stdin)"); err != nil {
 				return err
@@ -417,7 +427,7 @@ func pasteCmd(env *Env) *cli.Command {
 				return err // before the wait's own checks
 			}
 			o := inputOptions(x)
-			if o.Await, err = inputWait(x, cl); err != nil {
+			if o.Await, err = inputWait(x, cl, m); err != nil {
 				return err
 			}
 			res, err := cl.Paste(x.ctx(), snap, p, text, client.PasteOptions{

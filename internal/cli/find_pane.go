@@ -31,11 +31,7 @@ func newFindPaneCmd(env *Env, runF func(*call, *findPaneOptions) error) *cli.Com
 }
 
 func parseFindPane(x *call, o *findPaneOptions) error {
-	if err := exactArgs(x.Context, x.args, 1, "one TARGET"); err != nil {
-		return err
-	}
-	o.Target = x.args[0]
-	return nil
+	return oneTarget(x, &o.Target)
 }
 
 func runFindPane(x *call, o *findPaneOptions) error {

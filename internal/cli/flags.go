@@ -95,3 +95,12 @@ func rawActionOf[O any](env *Env, o *O, parse func(*call, *O) error, runF func(*
 		return runF(x, o)
 	}
 }
+
+// oneTarget reads a command's one TARGET into dst. Errors: usage.
+func oneTarget(x *call, dst *string) error {
+	if err := exactArgs(x.Context, x.args, 1, "one TARGET"); err != nil {
+		return err
+	}
+	*dst = x.args[0]
+	return nil
+}

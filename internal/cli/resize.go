@@ -47,11 +47,7 @@ func parseResize(x *call, o *resizeOptions) (err error) {
 	if o.Zoom && o.Unzoom {
 		return tmxerr.New(tmxerr.Usage, "--zoom and --unzoom exclude each other", "choose one")
 	}
-	if err := exactArgs(x.Context, x.args, 1, "one TARGET"); err != nil {
-		return err
-	}
-	o.Target = x.args[0]
-	return nil
+	return oneTarget(x, &o.Target)
 }
 
 func runResize(x *call, o *resizeOptions) error {

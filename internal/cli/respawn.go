@@ -38,10 +38,9 @@ func newRespawnCmd(env *Env, runF func(*call, *respawnOptions) error) *cli.Comma
 }
 
 func parseRespawn(x *call, o *respawnOptions) error {
-	if err := exactArgs(x.Context, x.args, 1, "one TARGET"); err != nil {
+	if err := oneTarget(x, &o.Target); err != nil {
 		return err
 	}
-	o.Target = x.args[0]
 	o.Env = x.StringSlice("env")
 	return nil
 }

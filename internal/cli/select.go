@@ -40,11 +40,7 @@ func parseSelect(x *call, o *selectOptions) (err error) {
 	if o.Level == selector.LevelSession {
 		return tmxerr.New(tmxerr.Usage, "select takes --level window or --level pane", "a session has no focus of its own to select")
 	}
-	if err := exactArgs(x.Context, x.args, 1, "one TARGET"); err != nil {
-		return err
-	}
-	o.Target = x.args[0]
-	return nil
+	return oneTarget(x, &o.Target)
 }
 
 func runSelect(x *call, o *selectOptions) error {

@@ -50,11 +50,7 @@ func parseSince(x *call, o *sinceOptions) error {
 		return tmxerr.New(tmxerr.Usage, "--from-now and --cursor exclude each other",
 			"pass --cursor to read what came since it, or --from-now (without a cursor) to start at the end")
 	}
-	if err := exactArgs(x.Context, x.args, 1, "one TARGET"); err != nil {
-		return err
-	}
-	o.Target = x.args[0]
-	return nil
+	return oneTarget(x, &o.Target)
 }
 
 func runSince(x *call, o *sinceOptions) error {

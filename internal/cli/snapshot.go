@@ -34,11 +34,7 @@ func newSnapshotCmd(env *Env, runF func(*call, *snapshotOptions) error) *cli.Com
 }
 
 func parseSnapshot(x *call, o *snapshotOptions) error {
-	if err := exactArgs(x.Context, x.args, 1, "one TARGET"); err != nil {
-		return err
-	}
-	o.Target = x.args[0]
-	return nil
+	return oneTarget(x, &o.Target)
 }
 
 func runSnapshot(x *call, o *snapshotOptions) error {
