@@ -574,8 +574,9 @@ func (c *Client) bracketState(ctx context.Context, p PaneInfo) (st Tri, likely b
 const bracketSettle = 5 * time.Millisecond
 
 // quietFor reports whether the process pid sleeps and stays asleep
-// without waking (its voluntary context switches unchanged) for d. It
-// returns at once, false, when it does not.
+// without waking (its voluntary context switches unchanged) for d, in a
+// wait without a timeout where /proc shows it. It returns at once, false,
+// when it does not.
 func quietFor(pid int, d time.Duration) bool {
 	before := tmux.ReadStatus(pid)
 	if !before.OK || before.State != 'S' {
@@ -584,6 +585,16 @@ func quietFor(pid int, d time.Duration) bool {
 	for end := time.Now().Add(d); time.Now().Before(end); {
 		time.Sleep(d / 5)
 		if st := tmux.ReadStatus(pid); !st.OK || st.Switches != before.Switches {
+			return false
+		}
+	}
+	// A wait with a timeout wakes by itself: a line editor that read an
+	// Escape waits so for what may follow it (fish's escape delay,
+	// readline's keyseq-timeout) before it takes it alone, and is not
+	// settled until it has. (Idle, bash, zsh, fish and dash wait without
+	// one.)
+	if sc, ok := tmux.ReadSyscall(pid); ok {
+		if _, _, timed := sc.Wait(); timed {
 			return false
 		}
 	}
