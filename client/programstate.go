@@ -268,13 +268,7 @@ func setWait(pid int, tty string) string {
 			more = true
 		}
 	}
-	switch {
-	case !term:
-		return "other"
-	case more:
-		return "terminal and more"
-	}
-	return "terminal"
+	return termWait(term, more)
 }
 
 // epollWait is what a thread waiting in epoll on the descriptors fds of
@@ -294,13 +288,7 @@ func epollWait(pid int, fds []uint64, tty string, timed bool) string {
 			more = true
 		}
 	}
-	switch {
-	case !term:
-		return "other"
-	case more:
-		return "terminal and more"
-	}
-	return "terminal"
+	return termWait(term, more)
 }
 
 // String is the state and its evidence in a few words, for people.
@@ -321,4 +309,17 @@ func (c *Client) ReadStates(panes []PaneInfo) {
 	for i := range panes {
 		panes[i].State = c.ProgramState(panes[i]).State
 	}
+}
+
+// termWait is what a wait on a set of descriptors waits on: "other"
+// without the terminal, "terminal and more" with it and others,
+// "terminal" with it alone.
+func termWait(term, more bool) string {
+	switch {
+	case !term:
+		return "other"
+	case more:
+		return "terminal and more"
+	}
+	return "terminal"
 }

@@ -32,10 +32,15 @@ var progressEvery = time.Second
 // elapsed seconds, total the effective timeout; both only grow. It returns
 // a function that stops it; no notification follows that call.
 func (s *Server) progress(ctx context.Context, token json.RawMessage, tool *catalog.Tool, a catalog.Args) func() {
-	total := s.waitTimeout(a).Seconds()
+	return s.progressFrom(ctx, token, tool, time.Now(), s.waitTimeout(a))
+}
+
+// progressFrom is progress counted from began, of a budget: a run task's
+// progress goes on across its steps.
+func (s *Server) progressFrom(ctx context.Context, token json.RawMessage, tool *catalog.Tool, began time.Time, budget time.Duration) func() {
+	total := budget.Seconds()
 	stop := make(chan struct{})
 	done := make(chan struct{})
-	began := time.Now()
 	go func() {
 		defer close(done)
 		tick := time.NewTicker(progressEvery)

@@ -571,17 +571,7 @@ func (s *Server) startCall(msg *Message, p *params, e era) {
 	go func() {
 		defer s.wg.Done()
 		defer cancel()
-		var res []byte
-		var rerr *rpcErr
-		func() {
-			defer func() {
-				if p := recover(); p != nil {
-					fmt.Fprintf(s.cfg.Log, "tmx-mcp: panic in tools/call: %v\n%s", p, debug.Stack())
-					res, rerr = nil, rpcError(jsonrpc2.CodeInternalError, "internal error: %v", p)
-				}
-			}()
-			res, rerr = s.callTool(ctx, msg, p)
-		}()
+		res, rerr := s.guardedCall(ctx, msg, p, "tools/call")
 		s.mu.Lock()
 		delete(s.calls, msg.ID)
 		skip := c.cancelled || res == nil && rerr == nil
@@ -597,4 +587,16 @@ func (s *Server) startCall(msg *Message, p *params, e era) {
 		}
 		s.stream.Respond(msg.ID, s.resultFor(res, e, false))
 	}()
+}
+
+// guardedCall is callTool that turns a panic into an internal error,
+// logged as one in what (tools/call, a task).
+func (s *Server) guardedCall(ctx context.Context, msg *Message, p *params, what string) (res []byte, rerr *rpcErr) {
+	defer func() {
+		if r := recover(); r != nil {
+			fmt.Fprintf(s.cfg.Log, "tmx-mcp: panic in %s: %v\n%s", what, r, debug.Stack())
+			res, rerr = nil, rpcError(jsonrpc2.CodeInternalError, "internal error: %v", r)
+		}
+	}()
+	return s.callTool(ctx, msg, p)
 }

@@ -8,7 +8,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
-	"runtime/debug"
 	"slices"
 	"strconv"
 	"strings"
@@ -408,17 +407,7 @@ func (s *Server) runTaskCall(t *task, msg *Message, p *params) {
 	go func() {
 		defer s.wg.Done()
 		defer cancel()
-		var res []byte
-		var rerr *rpcErr
-		func() {
-			defer func() {
-				if r := recover(); r != nil {
-					fmt.Fprintf(s.cfg.Log, "tmx-mcp: panic in a task: %v\n%s", r, debug.Stack())
-					res, rerr = nil, rpcError(jsonrpc2.CodeInternalError, "internal error: %v", r)
-				}
-			}()
-			res, rerr = s.callTool(ctx, msg, p)
-		}()
+		res, rerr := s.guardedCall(ctx, msg, p, "a task")
 		// A task that ended before it was announced is put in the store
 		// ended: a 2026-07-28 call is then answered with its result.
 		s.tasks.finish(t, res, rerr)
@@ -661,7 +650,7 @@ func (s *Server) runTask(ctx context.Context, t *task, tool *catalog.Tool, obj m
 	}
 	began := time.Now()
 	if len(token) > 0 {
-		stop := s.taskProgress(ctx, token, tool, began, budget)
+		stop := s.progressFrom(ctx, token, tool, began, budget)
 		defer stop()
 	}
 	args := obj
@@ -747,38 +736,6 @@ func (s *Server) interrupt(t *task) {
 		rec.Outcome = "error"
 	}
 	s.audit.write(rec)
-}
-
-// taskProgress sends notifications/progress with the call's token for the
-// whole of a run task: elapsed seconds of its budget, only growing across
-// its steps.
-func (s *Server) taskProgress(ctx context.Context, token json.RawMessage, tool *catalog.Tool, began time.Time, budget time.Duration) func() {
-	stop, done := make(chan struct{}), make(chan struct{})
-	go func() {
-		defer close(done)
-		tick := time.NewTicker(progressEvery)
-		defer tick.Stop()
-		last := 0.0
-		for {
-			select {
-			case <-stop:
-				return
-			case <-ctx.Done():
-				return
-			case <-tick.C:
-				elapsed := math.Round(time.Since(began).Seconds()*10) / 10
-				if elapsed <= last {
-					continue
-				}
-				last = elapsed
-				s.stream.Notify("notifications/progress", progressParams{
-					ProgressToken: token, Progress: elapsed, Total: budget.Seconds(),
-					Message: fmt.Sprintf("%s: waiting, %.0fs of at most %.0fs", tool.Name, elapsed, budget.Seconds()),
-				})
-			}
-		}
-	}()
-	return func() { close(stop); <-done }
 }
 
 // withTaskSupport adds execution.taskSupport "optional" (MCP 2025-11-25,
