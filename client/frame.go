@@ -135,7 +135,15 @@ func (m frameMarkers) extract(lines []string) (out []string, status int, started
 		overflow = true
 		from = 0
 	}
-	out = append([]string(nil), lines[from:end]...)
+	out = make([]string, 0, end-from)
+	for _, l := range lines[from:end] {
+		// The start marker again after the first (seen once under load,
+		// a C-c right after the marker): the frame's, never the
+		// command's, since the command cannot know it.
+		if !m.isStart(l) {
+			out = append(out, l)
+		}
+	}
 	// The trap prints "\r\n" before the end marker so that output without a
 	// final newline still ends its line; drop the empty line that leaves.
 	if found && len(out) > 0 && out[len(out)-1] == "" {
@@ -218,10 +226,17 @@ const parserReset = `\030\033\134`
 // there, and its own traps cannot replace the frame's), and on exit (an
 // EXIT trap) prints an end marker with the status and signals a private
 // wait-for channel. The subshell traps SIGINT, SIGTERM and SIGHUP with a
-// command that does nothing: a signal to the foreground job (C-c) then
-// does not end the frame before the command it waits for, which may
+// command that only notes the signal: a signal to the foreground job (C-c)
+// then does not end the frame before the command it waits for, which may
 // ignore the signal and go on, and the frame ends, and reports the
-// command's own status, when the command does.
+// command's own status, when the command does. A signal that comes after
+// the start marker but before the command's subshell exists (the shell
+// was slow to fork it, on a busy machine) is the one case where only the
+// frame got it: the nested subshell, which copies the note when it
+// forks, then exits with the status the signal would have given
+// (128+signal) instead of running the command, as the command would have
+// died of it. A signal between the fork and the subshell resetting its
+// traps to the defaults (POSIX 2.12) can still be lost.
 //
 // Under fish the command runs in a nested fish (the pane's own binary,
 // status fish-path) that evals it: fish -c exits 0 on a syntax error
@@ -331,9 +346,9 @@ func buildFrame(sh frameShell, m frameMarkers, ff frameFiles, command string, ex
 	}
 	sub.WriteString("__tmx_t=" + q(sh.tmux) + " __tmx_s=" + q(sh.socket) + "\n" +
 		b + "trap 's=$?;" + b + "printf \"" + parserReset + "\\r\\n%s%s:%s\\033[K\\r\\n\" " + m.half1 + " " + m.half2 + "-e \"$s\";\"$__tmx_t\" -S \"$__tmx_s\" wait-for -S " + m.channel + "' 0\n" +
-		b + "trap : INT TERM HUP\n" +
+		b + "trap __tmx_i=130 INT\n" + b + "trap __tmx_i=143 TERM\n" + b + "trap __tmx_i=129 HUP\n" +
 		b + "printf '" + parserReset + "\\r%s%s\\033[K\\r\\n' " + m.half1 + " " + m.half2 + "-s\n" +
-		"(" + b + "eval " + q(" "+command) + ")" + exactRedirect(exact) + ") || " + b + ":\n")
+		"(" + b + "test -z \"${__tmx_i-}\" || " + b + "exit \"$__tmx_i\"; " + b + "eval " + q(" "+command) + ")" + exactRedirect(exact) + ") || " + b + ":\n")
 	// eval expands the status before unset runs, and return in a sourced
 	// file returns from it (POSIX "dot"): $? is the status found.
 	end := b + "eval \"" + b + "unset __tmx_go __tmx_q; " + b + "return $__tmx_q\"\n"

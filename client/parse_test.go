@@ -85,6 +85,12 @@ func TestFrameMarkers(t *testing.T) {
 	if _, status, _, _ := m.extract([]string{m.endPrefix() + "5", "x", m.start(), "junk"}); status != 5 {
 		t.Errorf("end above start: status %d, want 5", status)
 	}
+	// The start marker on the screen twice (a C-c right after it, under
+	// load): never output.
+	out, _, _, _ = m.extract([]string{"bash$ " + typed, m.start(), m.start(), "^C", m.endPrefix() + "130"})
+	if strings.Join(out, "|") != "^C" {
+		t.Errorf("repeated start marker: extract = %q", out)
+	}
 	// Not ended: everything after the start marker so far.
 	out, _, started, _ = m.extract(lines[:3])
 	if strings.Join(out, "|") != "out 1" || !started {

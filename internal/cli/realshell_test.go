@@ -1,8 +1,11 @@
 package cli
 
 import (
+	"bytes"
 	"fmt"
+	"math/rand"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strconv"
@@ -865,8 +868,16 @@ func TestRunKeepsZshHistoryOnce(t *testing.T) {
 	typed("typed-one")
 	runIn(t, srv, pane, "exit 3", 3)
 	typed("typed-two")
-	run := tmxAsync(t, srv, "--json", "run", "--timeout", "20", pane, "--", "sleep 35")
-	srv.WaitFor(pane, func(s string) bool { return strings.Count(s, "__tmx") == 3 }, 10*time.Second)
+	// C-c once the command runs (a sleep of a length no other test's
+	// has, to find it): a C-c that comes before its subshell exists is
+	// the frame's (see buildFrame). A gate would not do: tmux's own
+	// client ignores SIGINT.
+	sleep := fmt.Sprintf("sleep 35.%06d", rand.Intn(1e6))
+	run := tmxAsync(t, srv, "--json", "run", "--timeout", tmuxtest.PatienceSeconds(20), pane, "--", sleep)
+	tmuxtest.Eventually(t, sleep+" to run", func() bool {
+		out, _ := exec.Command("pgrep", "-fx", sleep).Output()
+		return len(bytes.TrimSpace(out)) > 0
+	}, func() string { return srv.Capture(pane) })
 	srv.Tmux("send-keys", "-t", pane, "C-c")
 	awaitJSON(t, run, 130)
 	srv.Tmux("send-keys", "-t", pane, "exit", "Enter")
