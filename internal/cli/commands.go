@@ -413,6 +413,17 @@ func (x *call) explainTarget(target string, err error) error {
 	return err
 }
 
+// checkTarget refuses arg when it is not a selector, for a parse step
+// that checks its other arguments after the target, as the server is
+// contacted: the target's error is named first. Errors: the selector's
+// (client.SelectorError).
+func checkTarget(arg string) error {
+	if _, err := selector.Parse(arg); err != nil {
+		return client.SelectorError(err)
+	}
+	return nil
+}
+
 // target parses arg as a selector (a syntax error is reported before the
 // server is contacted), takes a snapshot and resolves the selector in it.
 func (x *call) target(arg string) (*client.Client, *client.Snapshot, client.Resolved, error) {

@@ -12,19 +12,22 @@ import (
 	"github.com/tmx-sh/tmx/tmxerr"
 )
 
-// sendBatch is tmx send --batch: a JSON array of {target, keys} on stdin,
-// or under "entries" in the --stdin-args document.
-func sendBatch(x *call) error {
+// parseSendBatch reads tmx send --batch's entries: a JSON array of
+// {target, keys} on stdin, or under "entries" in the --stdin-args
+// document, each entry's keys checked and named as tmux names them.
+// Errors: usage (no entries in the document), invalid_argument (not one
+// array of entries, or a key tmux has no name for, named by its entry).
+func parseSendBatch(x *call) ([]client.KeyOp, error) {
 	var text string
 	if raw, ok := x.inputRaw("entries"); ok {
 		text = string(raw)
 	} else if x.stdin != nil {
-		return tmxerr.New(tmxerr.Usage, "--stdin-args holds no entries", `give {"entries": [{"target": ..., "keys": [...]}]}`)
+		return nil, tmxerr.New(tmxerr.Usage, "--stdin-args holds no entries", `give {"entries": [{"target": ..., "keys": [...]}]}`)
 	} else {
 		var err error
 		x.awaitStdin("the JSON array of entries")
 		if text, err = readStdin(x.env.In); err != nil {
-			return err
+			return nil, err
 		}
 	}
 	var ops []client.KeyOp
@@ -35,21 +38,27 @@ func sendBatch(x *call) error {
 		err = errors.New("text after the array")
 	}
 	if err != nil {
-		return tmxerr.Errorf(tmxerr.InvalidArgument, "--batch reads a JSON array of {\"target\": ..., \"keys\": [...]}: %v", err).
+		return nil, tmxerr.Errorf(tmxerr.InvalidArgument, "--batch reads a JSON array of {\"target\": ..., \"keys\": [...]}: %v", err).
 			WithHint(`e.g. [{"target":"%%3","keys":["C-c"]},{"target":"%%4","keys":["Up","Enter"]}]`)
 	}
 	for i := range ops {
 		if err := normalizeKeys(ops[i].Keys); err != nil {
 			te := tmxerr.As(err)
 			te.Message = fmt.Sprintf("entry %d: %s", i+1, te.Message)
-			return te
+			return nil, te
 		}
 	}
+	return ops, nil
+}
+
+// runSendBatch sends ops in one tmux call (client.SendKeysBatch): nothing
+// is sent if one entry is refused.
+func runSendBatch(x *call, ops []client.KeyOp, confirmSelf bool) error {
 	cl, snap, err := x.snapshot()
 	if err != nil {
 		return err
 	}
-	res, err := cl.SendKeysBatch(x.ctx(), snap, ops, x.Bool("confirm-self"))
+	res, err := cl.SendKeysBatch(x.ctx(), snap, ops, confirmSelf)
 	if err != nil {
 		return err
 	}

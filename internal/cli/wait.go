@@ -3,6 +3,7 @@ package cli
 import (
 	"fmt"
 	"io"
+	"time"
 
 	"github.com/urfave/cli/v2"
 
@@ -162,4 +163,68 @@ func runWait(x *call, o *waitOptions) error {
 		return err
 	}
 	return waitStatus(res.Outcome, w)
+}
+
+// waitStatus is the exit status of a wait that ended with outcome: 0 when
+// it ended at what it waited for (its text, or a moment o asked for), 124
+// when it timed out, 1 otherwise (a stop text, the pane or server gone, or
+// the program exiting when the wait did not ask for that).
+func waitStatus(outcome string, o client.WaitOptions) error {
+	switch outcome {
+	case client.OutcomeMatched, client.OutcomePresentAtEntry:
+		return nil
+	case client.OutcomeQuiet, client.OutcomeInput, client.OutcomeExited, client.OutcomeBell, client.OutcomeNotification:
+		if o.Asked(outcome) {
+			return nil
+		}
+	case client.OutcomeTimedOut:
+		return exitStatus(tmxerr.ExitWaitTimeout)
+	}
+	return exitStatus(tmxerr.ExitFailure)
+}
+
+// momentOptions are the moments a wait can end at besides a text
+// (client.WaitOptions Quiet, Input, Exit, Bell), as flags give them.
+type momentOptions struct {
+	QuietMS           int  // --quiet / --wait-quiet, milliseconds
+	Input, Exit, Bell bool // --input, --exit, --bell (or --wait-...)
+}
+
+// momentFlags are the flags of the moments, bound to m and named with
+// prefix: "" for tmx wait, "wait-" for the input commands.
+func momentFlags(prefix string, m *momentOptions) []cli.Flag {
+	return []cli.Flag{
+		&cli.IntFlag{Name: prefix + "quiet", DefaultText: "off", Destination: &m.QuietMS, Usage: "end the wait once the pane has printed nothing for `MS` milliseconds (outcome quiet)"},
+		&cli.BoolFlag{Name: prefix + "input", Destination: &m.Input, Usage: "end the wait once the pane's program waits for input (outcome input)"},
+		&cli.BoolFlag{Name: prefix + "exit", Destination: &m.Exit, Usage: "end the wait once the program exits or the shell's prompt comes back (outcome exited)"},
+		&cli.BoolFlag{Name: prefix + "bell", Destination: &m.Bell, Usage: "end the wait when the program rings the bell or asks for a desktop notification (outcome bell or notification)"},
+	}
+}
+
+// maxQuiet bounds --quiet: an hour, longer than any wait's timeout.
+const maxQuiet = time.Hour
+
+// apply sets o's moments from m, and reports whether any is asked for.
+// quietSet says whether the quiet flag (named prefix+"quiet") was given:
+// given, it must be 1 ms to an hour.
+func (m momentOptions) apply(prefix string, quietSet bool, o *client.WaitOptions) (bool, error) {
+	if name := prefix + "quiet"; quietSet {
+		if ms := m.QuietMS; ms < 1 || time.Duration(ms)*time.Millisecond > maxQuiet {
+			return false, tmxerr.Errorf(tmxerr.Usage, "--%s takes milliseconds from 1 to %d, not %d", name, maxQuiet.Milliseconds(), ms).
+				WithHint("e.g. --%s 500: the pane printed nothing for half a second", name)
+		}
+		o.Quiet = time.Duration(m.QuietMS) * time.Millisecond
+	}
+	o.Input, o.Exit, o.Bell = m.Input, m.Exit, m.Bell
+	return o.Quiet > 0 || o.Input || o.Exit || o.Bell, nil
+}
+
+// checkQuiet refuses a quiet time (--NAME) not shorter than the wait's
+// effective timeout: the wait would time out first.
+func checkQuiet(name string, o *client.WaitOptions) error {
+	if o.Quiet > 0 && o.Quiet >= o.Timeout {
+		return tmxerr.Errorf(tmxerr.Usage, "--%s %d is not shorter than the wait's timeout (%gs): it would time out first", name, o.Quiet.Milliseconds(), o.Timeout.Seconds()).
+			WithHint("give a longer --timeout or a shorter --%s", name)
+	}
+	return nil
 }
