@@ -173,6 +173,9 @@ func (c *Client) awaitPrompt(ctx context.Context, p PaneInfo, caller Caller, dea
 			return ps, &rec, nil
 		case ps.AtPrompt == Unknown:
 			return ps, &rec, nil
+		case ps.Script:
+			// However young, it will not come to a prompt.
+			return ps, &rec, busyShell(p, name, ps)
 		case ps.Prompting && quietFor(p.PanePID, promptingSettle):
 			// Still reading there after a moment without waking: input
 			// just sent (a C-c that tmux has not written yet) would have
@@ -187,6 +190,13 @@ func (c *Client) awaitPrompt(ctx context.Context, p PaneInfo, caller Caller, dea
 		case time.Now().Before(busyUntil) && ctx.Err() == nil:
 		case ps.Prompting:
 			return ps, &rec, c.prompting(ctx, p, name)
+		case w.young && rec.Seen == 0 && !ps.Job && ps.What == name:
+			// Busy itself since it started, up to the run's own
+			// deadline: its startup files (a .bashrc that runs pyenv
+			// took 75 s on a machine at load 35).
+			age, _ := tmux.Age(p.PanePID)
+			return ps, &rec, tmxerr.Errorf(tmxerr.PaneBusy, "pane %s's %s has not reached its first prompt in the %s since it started: its startup files still run (slow ones take long on a busy machine), and nothing was typed", p.PaneID, name, age.Round(time.Second)).
+				WithFix("shell_starting", "pane", p.PaneID)
 		default:
 			return ps, &rec, busyShell(p, name, ps)
 		}

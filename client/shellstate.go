@@ -54,6 +54,9 @@ type promptState struct {
 	// Job is true when another process group (a job of the shell) holds
 	// the terminal.
 	Job bool
+	// Script is true when the pane's shell runs a script or a command
+	// string (What is its command line): it never shows a prompt.
+	Script bool
 	// Prompting is true (with AtPrompt No) when the shell itself reads
 	// its terminal, but not at its own prompt: a continuation line, the
 	// read builtin, a question such as zsh's "correct 'sl' to 'ls'
@@ -87,7 +90,7 @@ func probePrompt(pid int, tty string, kind shellKind, name string, rec *shellRec
 		return promptState{AtPrompt: No, What: tmux.Comm(stat.Tpgid), Job: true}
 	}
 	if what, running := tmux.RunningCommand(pid); running {
-		return promptState{AtPrompt: No, What: what}
+		return promptState{AtPrompt: No, What: what, Script: !strings.HasPrefix(what, "tmux")}
 	}
 	st := tmux.ReadStatus(pid)
 	if st.OK && (st.State != 'S' || st.WaitsForChild() || st.SigPnd != 0) {

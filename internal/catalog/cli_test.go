@@ -237,6 +237,9 @@ func TestArgvParsesInCLI(t *testing.T) {
 			if _, ok := args["regex"]; tool.Name == "wait_for_text" && !ok {
 				args["text"] = "x" // text or regex
 			}
+			if waitPart(args) && hasParam(tool, "wait_text") && !asksWait(args) {
+				args["wait_text"] = "x" // a timeout or a stop text belongs to a wait
+			}
 			if _, ok := args["run"]; tool.Name == "search_panes" && ok {
 				args["target"] = "%1" // a run is searched in its pane
 				args["run"] = "0123456789abcdef"
@@ -296,4 +299,31 @@ func TestArgvRoutes(t *testing.T) {
 			t.Errorf("%s %s: %q %q %v, want %q %v", c.tool, c.args, argv, stdin, err, c.argv, c.stdin)
 		}
 	}
+}
+
+// waitPart reports whether args hold a part of an input tool's wait that
+// needs what to wait for too (a timeout, a stop text).
+func waitPart(args map[string]any) bool {
+	_, timeout := args["timeout_seconds"]
+	_, stop := args["stop"]
+	return timeout || stop
+}
+
+// asksWait reports whether args say what an input tool's wait waits for.
+func asksWait(args map[string]any) bool {
+	for _, k := range []string{"wait_text", "wait_regex", "wait_quiet_ms", "wait_until"} {
+		if _, ok := args[k]; ok {
+			return true
+		}
+	}
+	return false
+}
+
+func hasParam(tool *catalog.Tool, name string) bool {
+	for _, p := range tool.Params {
+		if p.Name == name {
+			return true
+		}
+	}
+	return false
 }

@@ -55,6 +55,7 @@ var ToolWords = tmxerr.Words{
 	"wait_what":             Say("give text or regex, or a moment: quiet_ms, until_input, until_exit or until_bell"),
 	"prompting":             Sayf("see the question with capture_pane; answer it (send_keys, paste_text) or cancel it (send_keys [\"C-c\"] on %s), then run again", "pane"),
 	"busy_program":          Say("see what runs with capture_pane; end it the way that program ends (send_keys [\"C-c\"]; a REPL often needs [\"C-d\"], a pager [\"q\"]), or make another pane with split_window"),
+	"shell_starting":        Sayf("give the run longer (timeout_seconds), or wait for the prompt first: wait_for_text with until \"input\" on %[1]s", "pane"),
 	"busy_shell":            Say("wait for its prompt (wait_for_text), interrupt it (send_keys [\"C-c\"]), or use another pane"),
 	"busy_script":           Say("wait for it to finish (wait_for_text), or use another pane; what run_shell_command types would go to the script"),
 	"busy_job":              Say("wait for it to finish (wait_for_text, or run_shell_command with resume alone for a run that timed out), interrupt it (send_keys [\"C-c\"]), or use another pane"),

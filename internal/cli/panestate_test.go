@@ -151,6 +151,31 @@ func TestRunWaitsForASlowShell(t *testing.T) {
 	}
 }
 
+// A shell whose startup files outlast the run's timeout (a .bashrc that
+// runs pyenv, on a busy machine) is refused as starting, not as busy
+// with something of its own, with the fix that waits for it; nothing is
+// typed, and the next run, once the prompt is up, runs.
+func TestRunRefusesAShellStillStarting(t *testing.T) {
+	t.Parallel()
+	srv := tmuxtest.New(t)
+	srv.Session("first", 80, 20) // a server for the gate
+	gate, open := srv.Gate()
+	pane, _ := slowShell(t, srv, "bash", gate)
+	srv.AwaitGated(gate)
+	r := tmx(t, srv, "", "--json", "run", "--timeout", "1", pane, "--", "echo tmx-typed-this")
+	code, msg, hint := r.errDoc(t)
+	if code != tmxerr.PaneBusy || !strings.Contains(msg, "first prompt") || !strings.Contains(hint, "tmx wait --input "+pane) {
+		t.Errorf("run into a starting shell: exit %d %s %q %q", r.code, code, msg, hint)
+	}
+	open()
+	if d := runIn(t, srv, pane, "echo started-ok", 0, "--timeout", tmuxtest.PatienceSeconds(20)); d["output"] != "started-ok" {
+		t.Errorf("the run after its prompt came up: %v", d)
+	}
+	if strings.Contains(srv.Capture(pane), "tmx-typed-this") {
+		t.Errorf("the refused run typed its line:\n%s", srv.Capture(pane))
+	}
+}
+
 // slowShell is userShell without waiting for the prompt: the shell is
 // still in its startup files when it returns.
 func slowShell(t *testing.T, srv *tmuxtest.Server, shell, rc string) (string, string) {

@@ -43,6 +43,7 @@ var cliWords = tmxerr.Words{
 	"read_only_client":      say("detach the read-only client (C-b d in it), or use a session it does not watch"),
 	"wait_what":             say("give --text or --regex, or a moment: --quiet MS, --input, --exit or --bell"),
 	"prompting":             sayf("answer it or cancel it first (tmx send %s C-c), then run again; tmx capture shows the question", "pane"),
+	"shell_starting":        sayf("give the run longer (--timeout SECONDS), or wait for the prompt first: tmx wait --input %[1]s", "pane"),
 	"busy_shell":            say("wait for its prompt (tmx wait), interrupt it (C-c with tmx send), or use another pane"),
 	"busy_script":           say("wait for it to finish (tmx wait), or use another pane; what tmx typed would go to the script"),
 	"busy_job":              say("wait for it to finish (tmx wait, or tmx run --resume TOKEN for a run that timed out), interrupt it (C-c with tmx send), or use another pane"),
