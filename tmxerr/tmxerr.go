@@ -167,7 +167,7 @@ var table = map[Code]Info{
 	NameInUse:       {NameInUse, ExitFailure, "a session with that name already exists"},
 	NoServer:        {NoServer, ExitFailure, "no tmux server is running on the selected socket"},
 	ServerGone:      {ServerGone, ExitFailure, "the tmux server exited during the call"},
-	Unresponsive:    {Unresponsive, ExitFailure, "the tmux server did not answer within the command's deadline (its --timeout and 5 s more, or 30 s): it is stopped or stuck; the message names its pid"},
+	Unresponsive:    {Unresponsive, ExitFailure, "the tmux server did not answer within the command's deadline (its --timeout and 5 s more, or 30 s; TMX_CALL_TIMEOUT_SECONDS replaces both): it is stopped or stuck; the message names its pid"},
 	SocketError:     {SocketError, ExitFailure, "the socket cannot be used (permissions, a relative or missing path, a name tmx does not accept)"},
 	ConfigError:     {ConfigError, ExitFailure, "the configuration for a new server cannot be written or read (TMX_TMUX_CONFIG must be an absolute, readable path)"},
 	TmuxNotFound:    {TmuxNotFound, ExitFailure, "the tmux binary was not found (--tmux, TMX_TMUX, then PATH)"},

@@ -102,8 +102,10 @@ type call struct {
 
 // Every command that talks to tmux ends within its deadline, whatever the
 // server does: its --timeout (clamped to the wait ceiling) and callGrace
-// more for what it reads after its wait, else callDefault, or
-// TMX_CALL_TIMEOUT_SECONDS (1..3600) when set. A deadline that cuts an
+// more for what it reads after its wait, else callDefault; when
+// TMX_CALL_TIMEOUT_SECONDS (1..3600) is set, it replaces both (a machine
+// so busy that tmux takes longer to answer than callGrace is one whose
+// user says so there). A deadline that cuts an
 // exchange with tmux ends the command with tmux_unresponsive; one that
 // passes while tmx itself works (a busy machine) with interrupted.
 const (
@@ -123,13 +125,14 @@ func (x *call) startDeadline() context.CancelFunc {
 	if noDeadline[x.Command.Name] {
 		return func() {}
 	}
-	d := callDefault
+	d, grace := callDefault, callGrace
 	if v, err := strconv.ParseFloat(tmux.EnvLookup(x.env.Environ)(callEnv), 64); err == nil && v >= 1 && v <= 3600 {
 		d = time.Duration(v * float64(time.Second))
+		grace = d
 	}
 	if x.hasFlag("timeout") {
 		l, _ := client.ReadLimits(tmux.EnvLookup(x.env.Environ))
-		d = l.Timeout(x.Float64("timeout")) + callGrace
+		d = l.Timeout(x.Float64("timeout")) + grace
 	}
 	ctx, cancel := tmux.WithCallDeadline(x.Context.Context, d)
 	x.callCtx = ctx

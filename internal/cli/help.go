@@ -198,9 +198,10 @@ keeps a shorter tail by default: 20 lines, 4000 bytes. A TMX_MAX_LINES,
 TMX_MAX_BYTES or TMX_WAIT_MAX_SECONDS (1..600) that is not an integer in
 its range falls back to its default, and the document says so in
 "warnings", a list of sentences (in human form, stderr does). A command
-that does not wait ends within 30 s (TMX_CALL_TIMEOUT_SECONDS, 1..3600),
-one that waits within its --timeout and 5 s more: tmux_unresponsive when
-tmux did not answer, interrupted when tmx itself was too slow.
+that does not wait ends within 30 s, one that waits within its --timeout
+and 5 s more (TMX_CALL_TIMEOUT_SECONDS, 1..3600, replaces both the 30 s and
+the 5 s): tmux_unresponsive when tmux did not answer, interrupted when tmx
+itself was too slow.
 
 Lines have numbers: line 1 is the oldest row a pane keeps, and a line
 wrapped over several rows takes a number per row. first_line and last_line

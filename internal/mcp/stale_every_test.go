@@ -31,6 +31,8 @@ func staleArgs(tool *catalog.Tool, id string) map[string]any {
 			args[p.Name] = ops
 		case p.Name == "timeout_seconds":
 			args[p.Name] = 1
+		case p.Name == "wait_text":
+			args[p.Name] = "x" // the timeout belongs to a wait
 		case p.Name == "confirm":
 			args[p.Name] = true
 		case p.Name == "command":
