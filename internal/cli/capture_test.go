@@ -204,7 +204,7 @@ func TestCaptureAlternateScreenWithHistory(t *testing.T) {
 			t.Fatalf("capture: %d %s", r.code, r.stderr)
 		}
 		d = r.doc(t)
-	case <-time.After(20 * time.Second):
+	case <-time.After(tmuxtest.Patience(20 * time.Second)):
 		t.Fatal("capture of a pane in the alternate screen did not return")
 	}
 	// The capture is the screen less draws, in row order, with the

@@ -149,7 +149,7 @@ func TestFaultSocketDeletedDuringWait(t *testing.T) {
 	var r cliResult
 	select {
 	case r = <-done:
-	case <-time.After(90 * time.Second):
+	case <-time.After(tmuxtest.Patience(90 * time.Second)):
 		t.Fatal("the wait did not return")
 	}
 	d := r.doc(t)

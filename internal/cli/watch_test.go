@@ -264,7 +264,7 @@ func awaitJSON(t *testing.T, ch <-chan cliResult, want int) map[string]any {
 			t.Fatalf("exit %d, want %d\nstdout: %s\nstderr: %s", r.code, want, r.stdout, r.stderr)
 		}
 		return r.doc(t)
-	case <-time.After(60 * time.Second):
+	case <-time.After(tmuxtest.Patience(60 * time.Second)):
 		t.Fatal("tmx did not return")
 	}
 	return nil

@@ -15,6 +15,7 @@ import (
 
 	"github.com/tmx-sh/tmx/client"
 	"github.com/tmx-sh/tmx/internal/catalog"
+	"github.com/tmx-sh/tmx/internal/tmuxtest"
 )
 
 // The tmx child gets the arguments that were checked, from tools/call to
@@ -57,7 +58,7 @@ func TestCheckedArgumentsReachTheCLI(t *testing.T) {
 		select {
 		case m := <-got:
 			return m
-		case <-time.After(10 * time.Second):
+		case <-time.After(tmuxtest.Patience(10 * time.Second)):
 			t.Fatalf("no reply to %s", line)
 		}
 		return nil

@@ -378,7 +378,7 @@ func TestFaultHungChildTimesOut(t *testing.T) {
 		}
 	}()
 	audit := filepath.Join(t.TempDir(), "audit.jsonl")
-	s, mcpPid := faultSession(t, srv, "TMX_MCP_CALL_DEADLINE=2", "TMX_AUDIT="+audit, "TMX_SOCKET_NAME=", "TMX_SOCKET_PATH="+filepath.Join(dir, "silent"))
+	s, mcpPid := faultSession(t, srv, "TMX_MCP_CALL_DEADLINE="+tmuxtest.PatienceSeconds(2), "TMX_AUDIT="+audit, "TMX_SOCKET_NAME=", "TMX_SOCKET_PATH="+filepath.Join(dir, "silent"))
 
 	done := make(chan *sdk.CallToolResult, 1)
 	go func() {

@@ -138,7 +138,7 @@ func startRawCmd(t *testing.T, cmd *exec.Cmd) *proc {
 		stdin.Close()
 		select {
 		case <-p.done:
-		case <-time.After(5 * time.Second):
+		case <-time.After(tmuxtest.Patience(5 * time.Second)):
 			cmd.Process.Kill()
 		}
 	})
@@ -171,7 +171,7 @@ func (p *proc) recv() map[string]any {
 			p.t.Fatalf("stdout line is not JSON-RPC 2.0: %q", line)
 		}
 		return m
-	case <-time.After(20 * time.Second):
+	case <-time.After(tmuxtest.Patience(20 * time.Second)):
 		p.t.Fatalf("no reply; stderr:\n%s", p.stderr.String())
 	}
 	return nil

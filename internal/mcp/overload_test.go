@@ -14,6 +14,7 @@ import (
 
 	"github.com/tmx-sh/tmx/client"
 	"github.com/tmx-sh/tmx/internal/catalog"
+	"github.com/tmx-sh/tmx/internal/tmuxtest"
 )
 
 // rawServer serves cfg in-process and returns a function that sends a
@@ -44,7 +45,7 @@ func rawServer(t *testing.T, cfg Config) (send func(string), next func() map[str
 		select {
 		case m := <-replies:
 			return m
-		case <-time.After(20 * time.Second):
+		case <-time.After(tmuxtest.Patience(20 * time.Second)):
 			t.Fatal("no reply")
 		}
 		return nil

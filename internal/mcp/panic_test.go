@@ -12,6 +12,7 @@ import (
 	"github.com/tmx-sh/tmx/client"
 	"github.com/tmx-sh/tmx/internal/catalog"
 	"github.com/tmx-sh/tmx/internal/result"
+	"github.com/tmx-sh/tmx/internal/tmuxtest"
 )
 
 // A panic in one call becomes that call's error; the server keeps serving.
@@ -44,7 +45,7 @@ func TestPanicInCallIsThatCallsError(t *testing.T) {
 		select {
 		case m := <-got:
 			return m
-		case <-time.After(5 * time.Second):
+		case <-time.After(tmuxtest.Patience(5 * time.Second)):
 			t.Fatal("no reply")
 		}
 		return nil

@@ -203,7 +203,7 @@ func TestEOFEndsServerAndReapsChildren(t *testing.T) {
 	p.stdin.Close()
 	select {
 	case <-p.done:
-	case <-time.After(5 * time.Second):
+	case <-time.After(tmuxtest.Patience(5 * time.Second)):
 		t.Fatal("tmx-mcp did not exit after stdin closed")
 	}
 	waitForChild(t, srv.Name, false)

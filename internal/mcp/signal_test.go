@@ -86,7 +86,7 @@ func faultSignal(t *testing.T, sig syscall.Signal) {
 	// blocks. With none, tmux keeps the signal and the wait returns at once.
 	for _, ch := range channels {
 		srv.Tmux("wait-for", "-S", ch)
-		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+		ctx, cancel := context.WithTimeout(context.Background(), tmuxtest.Patience(2*time.Second))
 		cmd := exec.CommandContext(ctx, "tmux", "-u", "-L", srv.Name, "wait-for", ch)
 		cmd.Env = srv.Env
 		err := cmd.Run()

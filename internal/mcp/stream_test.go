@@ -16,6 +16,8 @@ import (
 	"time"
 
 	"github.com/sourcegraph/jsonrpc2"
+
+	"github.com/tmx-sh/tmx/internal/tmuxtest"
 )
 
 const pingLine = `{"jsonrpc":"2.0","id":1,"method":"ping"}`
@@ -51,7 +53,7 @@ func (w *streamOut) next() []byte {
 	select {
 	case l := <-w.lines:
 		return l
-	case <-time.After(5 * time.Second):
+	case <-time.After(tmuxtest.Patience(5 * time.Second)):
 		w.t.Fatal("timed out waiting for a reply")
 		return nil
 	}
