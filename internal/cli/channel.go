@@ -8,7 +8,6 @@ import (
 
 	"github.com/tmx-sh/tmx/client"
 	"github.com/tmx-sh/tmx/internal/result"
-	"github.com/tmx-sh/tmx/tmxerr"
 )
 
 // wait-for and signal-channel: the two ends of a tmux wait-for channel.
@@ -71,13 +70,7 @@ func runWaitFor(x *call, o *channelOptions) error {
 	}); err != nil {
 		return err
 	}
-	switch res.Outcome {
-	case client.OutcomeSignalled:
-		return nil
-	case client.OutcomeTimedOut:
-		return exitStatus(tmxerr.ExitWaitTimeout)
-	}
-	return exitStatus(tmxerr.ExitFailure)
+	return outcomeStatus(res.Outcome, func(outcome string) bool { return outcome == client.OutcomeSignalled })
 }
 
 func signalChannelCmd(env *Env) *cli.Command { return newSignalChannelCmd(env, runSignalChannel) }

@@ -170,14 +170,25 @@ func runWait(x *call, o *waitOptions) error {
 // when it timed out, 1 otherwise (a stop text, the pane or server gone, or
 // the program exiting when the wait did not ask for that).
 func waitStatus(outcome string, o client.WaitOptions) error {
-	switch outcome {
-	case client.OutcomeMatched, client.OutcomePresentAtEntry:
-		return nil
-	case client.OutcomeQuiet, client.OutcomeInput, client.OutcomeExited, client.OutcomeBell, client.OutcomeNotification:
-		if o.Asked(outcome) {
-			return nil
+	return outcomeStatus(outcome, func(outcome string) bool {
+		switch outcome {
+		case client.OutcomeMatched, client.OutcomePresentAtEntry:
+			return true
+		case client.OutcomeQuiet, client.OutcomeInput, client.OutcomeExited, client.OutcomeBell, client.OutcomeNotification:
+			return o.Asked(outcome)
 		}
-	case client.OutcomeTimedOut:
+		return false
+	})
+}
+
+// outcomeStatus is the exit status of any wait (tmx wait, an input's
+// wait, wait-for) that ended with outcome: 0 when asked says it ended at
+// what it waited for, 124 when it timed out, 1 otherwise.
+func outcomeStatus(outcome string, asked func(string) bool) error {
+	switch {
+	case asked(outcome):
+		return nil
+	case outcome == client.OutcomeTimedOut:
 		return exitStatus(tmxerr.ExitWaitTimeout)
 	}
 	return exitStatus(tmxerr.ExitFailure)
