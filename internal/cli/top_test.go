@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/tmx-sh/tmx/internal/tmuxtest"
+	"github.com/tmx-sh/tmx/tmxerr"
 )
 
 // mcpCalls runs the real tmx-mcp against srv with TMX_AUDIT=audit, makes
@@ -245,4 +246,45 @@ func TestTopLive(t *testing.T) {
 	if c := srv.Tmux("list-clients", "-F", "#{client_name}"); c != "" {
 		t.Errorf("control clients left after q: %q", c)
 	}
+}
+
+// tmx top's LAST LINE is the newest line a pane printed, however many
+// lines its screen holds, and a view of one target counts that target's
+// sessions, not the server's.
+func TestTopLastLineAndCounts(t *testing.T) {
+	t.Parallel()
+	srv := tmuxtest.New(t)
+	work := srv.NewPane("work", "bash", 80, 40)
+	srv.NewPane("other", "bash", 80, 20)
+	srv.NewPane("third", "bash", 80, 20)
+	if r := tmx(t, srv, "", "run", work, "--", "seq 1 100"); r.code != 0 {
+		t.Fatalf("tmx run: exit %d: %s", r.code, r.stderr)
+	}
+	d := mustJSON(t, srv, 0, "top")
+	if d["sessions"] != float64(3) || len(d["panes"].([]any)) != 3 {
+		t.Errorf("top: %v sessions, %d panes; want 3 and 3", d["sessions"], len(d["panes"].([]any)))
+	}
+	for _, p := range d["panes"].([]any) {
+		if m := p.(map[string]any); m["pane_id"] == work && m["last_line"] != "100" {
+			t.Errorf("top: %s last_line %q, want \"100\"", work, m["last_line"])
+		}
+	}
+	d = mustJSON(t, srv, 0, "top", "work")
+	if d["sessions"] != float64(1) || len(d["panes"].([]any)) != 1 {
+		t.Errorf("top work: %v sessions, %d panes; want 1 and 1", d["sessions"], len(d["panes"].([]any)))
+	}
+	r := tmxOnTTY(t, srv, true, "top", "--once", "work")
+	if head, _, _ := strings.Cut(r.stdout, "\n"); !strings.Contains(head, ", 1 session, 1 pane,") {
+		t.Errorf("top --once work heading: %q, want 1 session, 1 pane", head)
+	}
+}
+
+func TestParseTop(t *testing.T) {
+	checkArgv(t, newTopCmd, []argvCase[topOptions]{
+		{argv: "top", want: topOptions{}},
+		{argv: "top --once work", want: topOptions{Once: true, Target: "work"}},
+		{argv: "top --audit /tmp/a.jsonl work:1", want: topOptions{Audit: "/tmp/a.jsonl", Target: "work:1"}},
+		{argv: "top work --once", want: topOptions{Once: true, Target: "work"}},
+		{argv: "top a b", code: tmxerr.Usage},
+	})
 }

@@ -27,7 +27,17 @@ import (
 	"github.com/tmx-sh/tmx/tmxerr"
 )
 
-func topCmd(env *Env) *cli.Command {
+// topOptions is tmx top's command line.
+type topOptions struct {
+	Once   bool   // --once
+	Audit  string // --audit; "" reads TMX_AUDIT
+	Target string // "" for the whole server
+}
+
+func topCmd(env *Env) *cli.Command { return newTopCmd(env, runTop) }
+
+func newTopCmd(env *Env, runF func(*call, *topOptions) error) *cli.Command {
+	o := &topOptions{}
 	return &cli.Command{
 		Name:      "top",
 		Usage:     "watch every pane live: its program, its prompt, its last line, the tool calls made there",
@@ -45,56 +55,69 @@ func topCmd(env *Env) *cli.Command {
 			"Examples:\n   tmx top\n   tmx top --once work\n   TMX_AUDIT=$HOME/.local/state/tmx-audit.jsonl tmx top",
 		Category: catInspect,
 		Flags: []cli.Flag{
-			&cli.BoolFlag{Name: "once", Usage: "print one view and exit"},
-			&cli.StringFlag{Name: "audit", Usage: "read tmx-mcp's calls from the audit trail `FILE`", DefaultText: "TMX_AUDIT"},
+			&cli.BoolFlag{Name: "once", Usage: "print one view and exit", Destination: &o.Once},
+			&cli.StringFlag{Name: "audit", Usage: "read tmx-mcp's calls from the audit trail `FILE`", DefaultText: "TMX_AUDIT", Destination: &o.Audit},
 			jsonFlag(),
 		},
-		Action: action(env, func(x *call) error {
-			if len(x.args) > 1 {
-				return exactArgs(x.Context, x.args, 1, "at most one TARGET")
-			}
-			cl, err := x.client()
-			if err != nil {
-				return err
-			}
-			audit := x.String("audit")
-			if audit == "" {
-				audit = cl.Getenv("TMX_AUDIT")
-			}
-			v := &topView{x: x, cl: cl, audit: audit}
-			out, isFile := x.env.Out.(*os.File)
-			if x.json || x.Bool("once") || !x.env.StdoutTTY || !isFile {
-				// One view has a deadline like any command; the live view
-				// runs as long as its person wants.
-				ctx, cancel := tmux.WithCallDeadline(x.ctx(), callDefault)
-				defer cancel()
-				x.callCtx = ctx
-				f, err := v.frame(ctx)
-				if err != nil {
-					return err
-				}
-				if x.json {
-					return writeDoc(x.env.Out, f, x.warnings)
-				}
-				f.write(x.env.Out, x.env.StdoutTTY, 0, time.Now())
-				return nil
-			}
-			return v.live(out)
-		}),
+		Action: actionOf(env, o, parseTop, runF),
 	}
+}
+
+// parseTop reads the optional TARGET. Errors: usage.
+func parseTop(x *call, o *topOptions) error {
+	if len(x.args) > 1 {
+		return exactArgs(x.Context, x.args, 1, "at most one TARGET")
+	}
+	if len(x.args) == 1 {
+		o.Target = x.args[0]
+	}
+	return nil
+}
+
+func runTop(x *call, o *topOptions) error {
+	cl, err := x.client()
+	if err != nil {
+		return err
+	}
+	audit := o.Audit
+	if audit == "" {
+		audit = cl.Getenv("TMX_AUDIT")
+	}
+	v := &topView{x: x, cl: cl, audit: audit, target: o.Target}
+	out, isFile := x.env.Out.(*os.File)
+	if x.json || o.Once || !x.env.StdoutTTY || !isFile {
+		// One view has a deadline like any command; the live view
+		// runs as long as its person wants.
+		ctx, cancel := tmux.WithCallDeadline(x.ctx(), callDefault)
+		defer cancel()
+		x.callCtx = ctx
+		f, err := v.frame(ctx)
+		if err != nil {
+			return err
+		}
+		if x.json {
+			return writeDoc(x.env.Out, f, x.warnings)
+		}
+		f.write(x.env.Out, x.env.StdoutTTY, 0, time.Now())
+		return nil
+	}
+	return v.live(out)
 }
 
 // topView gathers the frames of tmx top.
 type topView struct {
-	x     *call
-	cl    *client.Client
-	audit string
-	snap  *client.Snapshot
+	x      *call
+	cl     *client.Client
+	audit  string
+	target string // "" for the whole server
+	snap   *client.Snapshot
 }
 
 // topFrame is one view: tmx top --json prints it.
 type topFrame struct {
 	result.ServerRef
+	// Sessions counts the sessions the view shows: the server's, or
+	// the target's one.
 	Sessions int `json:"sessions"`
 	// Audit is the audit trail read ("" when none is set) and AuditError
 	// why it could not be read.
@@ -146,8 +169,9 @@ const (
 	topCallsPerPane = 3
 	// maxAuditRead is how much of the audit trail's end tmx top reads.
 	maxAuditRead = 1 << 20
-	// topLines is how many of each pane's newest lines are read to find
-	// its last non-blank one.
+	// topLines is how many of each pane's newest non-blank lines are
+	// read to find the last one its program printed (above a prompt,
+	// past tmx run's plumbing).
 	topLines = 10
 )
 
@@ -157,9 +181,9 @@ func (v *topView) frame(ctx context.Context) (*topFrame, error) {
 	var snap *client.Snapshot
 	var err error
 	panes := []client.PaneInfo{}
-	if len(v.x.args) == 1 {
+	if v.target != "" {
 		var r client.Resolved
-		_, snap, r, err = v.x.target(v.x.args[0])
+		_, snap, r, err = v.x.target(v.target)
 		if err == nil && r.Level == selector.LevelPane {
 			return nil, tmxerr.Errorf(tmxerr.Usage, "top takes a session or window target, not pane %s", r.Pane.PaneID).
 				WithHint("watch one pane with: tmx attach --read-only %s", r.Pane.PaneID)
@@ -177,11 +201,12 @@ func (v *topView) frame(ctx context.Context) (*topFrame, error) {
 	v.snap = snap
 	f := &topFrame{ServerRef: result.RefOf(snap), Audit: v.audit, Panes: []topPane{}}
 	sessions := map[string]bool{}
-	for _, p := range snap.Panes {
+	for _, p := range panes {
 		sessions[p.SessionID] = true
 	}
 	f.Sessions = len(sessions)
-	last := lastLines(ctx, v.cl, panes)
+	// A pane that could not be read shows no last line.
+	last, _ := v.cl.LastLines(ctx, panes, topLines)
 	calls := map[string][]auditCall{}
 	if v.audit != "" {
 		var recs []auditCall
@@ -212,25 +237,6 @@ func orEmpty(c []auditCall) []auditCall {
 		return []auditCall{}
 	}
 	return c
-}
-
-// lastLines returns each pane's newest non-blank lines, newest last (at
-// most topLines of them), read for every pane in one tmux call (a search
-// for any non-space character). A pane that could not be read has none.
-func lastLines(ctx context.Context, cl *client.Client, panes []client.PaneInfo) map[string][]string {
-	out := map[string][]string{}
-	if len(panes) == 0 {
-		return out
-	}
-	res, err := cl.Search(ctx, panes, client.SearchOptions{Pattern: `\S`, Regex: true, MaxPanes: len(panes),
-		LinesPerPane: topLines, MaxMatches: len(panes) * topLines, MaxBytes: 1 << 20})
-	if err != nil {
-		return out
-	}
-	for _, m := range res.Matches { // oldest first within a pane
-		out[m.PaneID] = append(out[m.PaneID], m.Text)
-	}
-	return out
 }
 
 // runPlumbing matches the lines tmx run leaves in a pane around a
