@@ -26,9 +26,10 @@ type SpawnOptions struct {
 	Name string
 	// WindowName names the first window of a new session.
 	WindowName string
-	// Dir is the start directory; it must exist. Empty means tmux's
-	// default (the tmux client's directory, so tmx's), except for Split,
-	// where it is the split pane's current directory.
+	// Dir is the start directory; it must exist. Empty means, for
+	// NewSession, tmux's default (the tmux client's directory, so tmx's);
+	// for NewWindow, the session's directory; for Split, the split pane's
+	// current directory.
 	Dir string
 	// Width and Height size a new session (columns, rows); 0 means the
 	// server's default-size.
@@ -338,8 +339,9 @@ func (c *Client) awaitServerExit(ctx context.Context) {
 	}
 }
 
-// NewWindow creates a detached window in the session of target and returns
-// its pane once its program is ready.
+// NewWindow creates a detached window in the session of target, in the
+// session's directory unless o.Dir is set, and returns its pane once its
+// program is ready.
 func (c *Client) NewWindow(ctx context.Context, sessionID string, o SpawnOptions) (*Spawned, error) {
 	if o.Name != "" {
 		if err := CheckWindowName(o.Name); err != nil {
@@ -350,6 +352,13 @@ func (c *Client) NewWindow(ctx context.Context, sessionID string, o SpawnOptions
 		return nil, err
 	}
 	args := []string{"new-window", "-d", "-P", "-F", FormatArg, "-t", sessionID + ":"}
+	if o.Dir == "" {
+		// Without -c, tmux 3.2a..3.7c start a window in the directory of
+		// the tmux client that asks, when that client is not attached
+		// (server_client_get_cwd), which is tmx's, not the session's. The
+		// placeholder's respawn-pane (see spawn) keeps the pane's directory.
+		args = append(args, "-c", "#{session_path}")
+	}
 	if o.Name != "" {
 		args = append(args, "-n", Literal(o.Name))
 	}
@@ -623,6 +632,73 @@ func (c *Client) waitDrawn(ctx context.Context, p PaneInfo, d time.Duration) boo
 		return true
 	case <-ctx.Done():
 		return drawn()
+	}
+}
+
+// windowNameWait bounds [Client.WindowName]'s wait for tmux's automatic
+// rename: tmux renames a window at most every 500 ms (NAME_INTERVAL in
+// tmux's names.c), so twice that, and more on a slow machine.
+var windowNameWait = 2 * time.Second
+
+// WindowName returns the name of p's window as tmux shows it now that the
+// window's program runs, or "" when tmx cannot tell it.
+//
+// With automatic-rename on (tmux's default) tmux names a window after its
+// active pane's program (automatic-rename-format), but only after the
+// pane printed something, and at most every 500 ms. The name read just
+// after a spawn can be the one the process had before it executed the
+// program ("tmux", the shell that runs the command, or tmx's placeholder,
+// "sleep"), and tmux 3.2a..3.7c keep it for as long as the program prints
+// nothing. Setting automatic-rename on again marks the active pane changed
+// (options_push_changes), so tmux renames the window at its next chance;
+// this waits for that, at most windowNameWait. A window whose name is
+// fixed (automatic-rename off: named with -n, or renamed) has its name
+// returned as it is.
+func (c *Client) WindowName(ctx context.Context, p PaneInfo) string {
+	tok := tmux.NewToken()
+	// read reports the window's automatic-rename, its name, what
+	// automatic-rename would name it now, and whether the window has
+	// automatic-rename set of its own (show-options -w prints the value
+	// set on the window only), after running the commands in args.
+	read := func(args ...string) (auto bool, name, want string, local, ok bool) {
+		args = append(args, "show-options", "-wv", "-t", p.WindowID, "automatic-rename",
+			";", "display-message", "-p", "-t", p.WindowID, tok+"#{automatic-rename}"+tok+"#{window_name}"+tok+"#{E:automatic-rename-format}")
+		out, err := c.Exec(ctx, nil, args...)
+		f := strings.Split(strings.TrimSuffix(string(out), "\n"), tok)
+		if err != nil || len(f) != 4 {
+			return false, "", "", false, false
+		}
+		return f[1] == "1", f[2], f[3], strings.TrimSpace(f[0]) != "", true
+	}
+	auto, name, want, local, ok := read()
+	switch {
+	case !ok:
+		return ""
+	case !auto || name == want:
+		return name
+	}
+	nudge := []string{"set-option", "-w", "-t", p.WindowID, "automatic-rename", "on", ";"}
+	if !local {
+		// Back to the global value the window had: the set marked the
+		// pane changed already.
+		nudge = append(nudge, "set-option", "-w", "-u", "-t", p.WindowID, "automatic-rename", ";")
+	}
+	end := time.Now().Add(windowNameWait)
+	for first := true; ; first = false {
+		var args []string
+		if first {
+			args = nudge
+		}
+		auto, name, want, _, ok = read(args...)
+		switch {
+		case !ok:
+			return ""
+		case !auto || name == want:
+			return name
+		case time.Now().After(end) || ctx.Err() != nil:
+			return ""
+		}
+		time.Sleep(10 * time.Millisecond)
 	}
 }
 

@@ -3,6 +3,7 @@ package cli
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -42,5 +43,44 @@ func TestSpawnRelativeDir(t *testing.T) {
 	d = mustJSON(t, srv, 0, "split", "-c", "sub/..", "--shell", "sh", "dot")
 	if got := path(d["pane_id"].(string)); got != dir {
 		t.Errorf("split -c sub/..: pane in %q, want %q", got, dir)
+	}
+}
+
+// new-window starts in its session's directory (the one new -c gave it),
+// not in the caller's, with a command as with the shell; -c still wins.
+func TestNewWindowStartsInSessionDir(t *testing.T) {
+	t.Parallel()
+	srv := tmuxtest.New(t)
+	app, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	other := filepath.Join(app, "other")
+	os.Mkdir(other, 0o755)
+	path := func(pane string) string {
+		t.Helper()
+		var got string
+		tmuxtest.Eventually(t, "pane "+pane+"'s directory", func() bool {
+			got = srv.Tmux("display-message", "-p", "-t", pane, "#{pane_current_path}")
+			return got != ""
+		}, func() string { return "none" })
+		return got
+	}
+	mustJSON(t, srv, 0, "new", "-s", "w", "-c", app, "--shell", "sh")
+	if wd, _ := os.Getwd(); wd == app {
+		t.Fatal("the test runs in the session's directory: it could not tell them apart")
+	}
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"new-window", "--shell", "sh", "w"}, app},
+		{[]string{"new-window", "w", "--", "sleep", "60"}, app},
+		{[]string{"new-window", "-c", other, "--shell", "sh", "w"}, other},
+	} {
+		d := mustJSON(t, srv, 0, tc.args...)
+		if got := path(d["pane_id"].(string)); got != tc.want {
+			t.Errorf("tmx %s: pane in %q, want %q", strings.Join(tc.args, " "), got, tc.want)
+		}
 	}
 }
