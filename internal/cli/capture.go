@@ -3,6 +3,7 @@ package cli
 import (
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/urfave/cli/v2"
 
@@ -79,11 +80,39 @@ func runCapture(x *call, o *captureOptions) error {
 		return x.explainTarget(o.Target, err)
 	}
 	return x.emit(result.Capture{CaptureResult: *res}, func(w io.Writer) {
-		for _, line := range res.Lines {
+		lines := res.Lines
+		if o.To == 0 && o.Run == "" && paneDead(x, cl, paneID) {
+			lines = closeUpDeadLine(lines)
+		}
+		for _, line := range lines {
 			fmt.Fprintln(w, line)
 		}
 		if res.Truncated && x.env.StderrTTY {
 			fmt.Fprintf(x.env.Err, "tmx: lines %d to %d shown; %d lines and %d bytes not (--lines, --max-bytes, --from, --to)\n", res.FirstLine, res.LastLine, res.DroppedLines, res.DroppedBytes)
 		}
 	})
+}
+
+// paneDead reports whether paneID's program has exited and tmux keeps the
+// pane (remain-on-exit); false when tmux cannot tell.
+func paneDead(x *call, cl *client.Client, paneID string) bool {
+	out, err := cl.Exec(x.ctx(), nil, "display-message", "-p", "-t", paneID, "#{pane_dead}")
+	return err == nil && strings.TrimSpace(string(out)) == "1"
+}
+
+// closeUpDeadLine drops the blank lines above a dead pane's last line:
+// tmux writes its "Pane is dead (status N, TIME)" line (remain-on-exit-
+// format from 3.4) on the screen's bottom row, below whatever blank rows
+// the program left, so a short output would come back with a screen's
+// worth of empty lines between it and that line.
+func closeUpDeadLine(lines []string) []string {
+	n := len(lines)
+	if n < 2 || lines[n-1] == "" {
+		return lines
+	}
+	i := n - 1
+	for i > 0 && strings.TrimSpace(lines[i-1]) == "" {
+		i--
+	}
+	return append(lines[:i:i], lines[n-1])
 }

@@ -237,3 +237,23 @@ func TestParseCapture(t *testing.T) {
 		{argv: "capture %3 %4", code: tmxerr.Usage},
 	})
 }
+
+// A dead pane's capture shows its output, then tmux's "Pane is dead" line,
+// without the screen's worth of blank rows tmux leaves between them.
+func TestCaptureDeadPaneCloseUp(t *testing.T) {
+	t.Parallel()
+	srv := tmuxtest.New(t)
+	d := mustJSON(t, srv, 0, "new", "-s", "d", "-y", "30", "--", "sh -c 'echo hello; echo; echo world; exit 2'")
+	if d["pane_exited"] != true {
+		t.Fatalf("the program did not end before new returned: %v", d)
+	}
+	r := tmx(t, srv, "", "capture", d["pane_id"].(string))
+	lines := strings.Split(strings.TrimSuffix(r.stdout, "\n"), "\n")
+	if r.code != 0 || len(lines) != 4 || lines[0] != "hello" || lines[1] != "" || lines[2] != "world" || !strings.HasPrefix(lines[3], "Pane is dead") {
+		t.Errorf("capture of a dead pane: exit %d, %d lines:\n%s", r.code, len(lines), r.stdout)
+	}
+	// The document keeps every line, numbered as the pane holds them.
+	if d := mustJSON(t, srv, 0, "capture", d["pane_id"].(string)); len(d["lines"].([]any)) < 20 {
+		t.Errorf("capture --json of a dead pane: %d lines, want the whole screen", len(d["lines"].([]any)))
+	}
+}

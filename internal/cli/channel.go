@@ -96,5 +96,9 @@ func runSignalChannel(x *call, o *channelOptions) error {
 	if err := cl.SignalChannel(x.ctx(), o.Channel); err != nil {
 		return err
 	}
-	return x.emit(result.Signal{Channel: o.Channel, Signalled: true}, func(io.Writer) {})
+	return x.emit(result.Signal{Channel: o.Channel, Signalled: true}, func(io.Writer) {
+		if x.env.StderrTTY {
+			fmt.Fprintf(x.env.Err, "tmx: signalled channel %s (with nobody waiting, tmux keeps it for the next waiter)\n", cell(o.Channel))
+		}
+	})
 }

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"fmt"
 	"io"
 
 	"github.com/urfave/cli/v2"
@@ -45,5 +46,10 @@ func runClear(x *call, o *clearOptions) error {
 	if err != nil {
 		return err
 	}
-	return x.emit(result.Cleared{ClearResult: *res}, func(io.Writer) {})
+	return x.emit(result.Cleared{ClearResult: *res}, func(io.Writer) {
+		if x.env.StderrTTY {
+			fmt.Fprintf(x.env.Err, "tmx: cleared %s of pane %s (%s:%d.%d); its screen stays\n",
+				plural(res.Cleared, "history line"), res.PaneID, cell(r.Pane.SessionName), r.Pane.WindowIndex, r.Pane.PaneIndex)
+		}
+	})
 }

@@ -76,7 +76,20 @@ func runKill(x *call, o *killOptions) error {
 	}
 	return x.emit(result.Kill{KillResult: *res}, func(w io.Writer) {
 		if x.env.StderrTTY {
-			fmt.Fprintf(x.env.Err, "tmx: closed %s (%s)\n", res.Killed, plural(len(res.PaneIDs), "pane"))
+			what := fmt.Sprintf("session %s (%s)", cell(res.SessionName), res.SessionID)
+			switch res.Killed {
+			case "pane":
+				what = fmt.Sprintf("pane %s of session %s", res.PaneID, cell(res.SessionName))
+			case "window":
+				what = fmt.Sprintf("window %s (%s) of session %s", res.WindowID, cell(res.WindowName), cell(res.SessionName))
+			}
+			fmt.Fprintf(x.env.Err, "tmx: closed %s: %s\n", what, plural(len(res.PaneIDs), "pane"))
+			if res.Killed != "session" && res.SessionClosed {
+				fmt.Fprintf(x.env.Err, "tmx: session %s closed with its last window\n", cell(res.SessionName))
+			}
+			if res.ServerExited {
+				fmt.Fprintln(x.env.Err, "tmx: the server exited with its last session")
+			}
 		}
 	})
 }

@@ -286,3 +286,41 @@ func TestSplitStartsInPaneDirectory(t *testing.T) {
 		t.Errorf("the split pane starts in %q, want %q", got, dir)
 	}
 }
+
+// On a terminal, each change says what it changed and names the object:
+// no bare action words ("option_set", "layout", "titled"), and commands
+// that printed nothing (clear, signal-channel) say what they did.
+func TestChangeMessagesNameTheObject(t *testing.T) {
+	t.Parallel()
+	srv := tmuxtest.New(t)
+	pane := srv.NewPane("work", "bash", 80, 20)
+	srv.Tmux("split-window", "-d", "-t", pane)
+	window := srv.Tmux("display-message", "-p", "-t", pane, "#{window_id}")
+	session := srv.Tmux("display-message", "-p", "-t", pane, "#{session_id}")
+	extra := srv.NewWindow("work", "bash")
+	srv.NewPane("spare", "bash", 80, 20)
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"mouse", "on", "work"}, "tmx: set mouse on for session work (" + session + ")\n"},
+		{[]string{"history-limit", "work", "5000"}, "tmx: set history-limit 5000 for session work (" + session + ")\n"},
+		{[]string{"sync", "on", "work:0"}, "tmx: set synchronize-panes on for window " + window + " (work:0)\n"},
+		{[]string{"layout", "work:0", "even-horizontal"}, "tmx: laid out window " + window + " (work:0): "},
+		{[]string{"title", pane, "build"}, "tmx: titled pane " + pane + " (work:0.0) \"build\"\n"},
+		{[]string{"rename", "--level", "window", "work:0", "main"}, "tmx: renamed window " + window + " (work:0) to main\n"},
+		{[]string{"clear", "--confirm", pane}, "tmx: cleared "},
+		{[]string{"signal-channel", "built"}, "tmx: signalled channel built"},
+		{[]string{"kill", "--confirm", extra}, "tmx: closed pane " + extra + " of session work: 1 pane\n"},
+		{[]string{"kill", "--confirm", "spare"}, "tmx: closed session spare ("},
+	} {
+		r := tmxOnTerminal(t, srv, tc.args...)
+		if r.code != 0 {
+			t.Errorf("tmx %s: exit %d: %s", strings.Join(tc.args, " "), r.code, r.stderr)
+			continue
+		}
+		if !strings.HasPrefix(r.stderr, tc.want) {
+			t.Errorf("tmx %s told %q, want %q", strings.Join(tc.args, " "), r.stderr, tc.want)
+		}
+	}
+}
