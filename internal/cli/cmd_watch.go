@@ -125,7 +125,14 @@ func searchCmd(env *Env) *cli.Command {
 				return err
 			}
 			return x.emit(result.Search{SearchResult: *res}, func(w io.Writer) {
-				t := &table{tty: x.env.StdoutTTY, header: []string{"PANE", "WHERE", "LINE", "TEXT"}}
+				if len(res.Matches) == 0 && res.MatchesDropped == 0 {
+					where := plural(res.PanesSearched, "pane")
+					if run != "" {
+						where = "the output of run " + run
+					}
+					fmt.Fprintf(x.env.Err, "tmx: no line matches %q in %s (%s searched)\n", args[0], where, plural(res.LinesSearched, "line"))
+				}
+				t := &table{tty: x.env.StdoutTTY && len(res.Matches) > 0, header: []string{"PANE", "WHERE", "LINE", "TEXT"}}
 				for _, m := range res.Matches {
 					where := fmt.Sprintf("%s:%d.%d", cell(m.SessionName), m.WindowIndex, m.PaneIndex)
 					// Context lines have no number of their own here: a

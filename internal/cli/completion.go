@@ -29,6 +29,9 @@ type completionOptions struct {
 	Shell string // bash, zsh or fish
 }
 
+// completionShells are the shells tmx completion writes a script for.
+var completionShells = [3]string{"bash", "zsh", "fish"}
+
 // completionCmd is tmx completion.
 func completionCmd(env *Env) *cli.Command { return newCompletionCmd(env, runCompletion) }
 
@@ -46,7 +49,15 @@ func newCompletionCmd(env *Env, runF func(*call, *completionOptions) error) *cli
 			"   source <(tmx completion zsh)     # in ~/.zshrc, after compinit\n" +
 			"   tmx completion fish > ~/.config/fish/completions/tmx.fish",
 		Category: catOther,
-		Action:   actionOf(env, &completionOptions{}, parseCompletion, runF),
+		BashComplete: func(c *cli.Context) {
+			if c.NArg() > 0 {
+				return
+			}
+			for _, sh := range completionShells {
+				fmt.Fprintln(env.Out, sh)
+			}
+		},
+		Action: actionOf(env, &completionOptions{}, parseCompletion, runF),
 	}
 }
 
@@ -59,7 +70,7 @@ func parseCompletion(x *call, o *completionOptions) error {
 			WithHint("e.g. source <(tmx completion bash)")
 	}
 	switch o.Shell = x.args[0]; o.Shell {
-	case "bash", "zsh", "fish":
+	case completionShells[0], completionShells[1], completionShells[2]:
 		return nil
 	}
 	return tmxerr.Errorf(tmxerr.Usage, "no completion for shell %q", o.Shell).WithHint("choose bash, zsh or fish")
@@ -317,7 +328,7 @@ func fishCompletion(app *cli.App) (string, error) {
 		}
 	}
 	walk(app.Commands)
-	return script + fmt.Sprintf(fishTargets, strings.Join(slices.Compact(slices.Sorted(slices.Values(names))), " "), strings.Join(helpNames(app), " ")), nil
+	return script + fmt.Sprintf(fishTargets, strings.Join(slices.Compact(slices.Sorted(slices.Values(names))), " "), strings.Join(helpNames(app), " "), strings.Join(completionShells[:], " ")), nil
 }
 
 const fishTargets = `
@@ -329,8 +340,9 @@ function __fish_tmx_targets
     $words --generate-bash-completion 2>/dev/null
 end
 complete -c tmx -n '__fish_seen_subcommand_from %s' -f -a '(__fish_tmx_targets)'
-# tmx help takes a topic or a command.
+# tmx help takes a topic or a command; tmx completion a shell.
 complete -c tmx -n '__fish_seen_subcommand_from help' -f -a '%s'
+complete -c tmx -n '__fish_seen_subcommand_from completion' -f -a '%s'
 `
 
 // bashCompletion is adapted from urfave/cli v2's autocomplete/bash_autocomplete

@@ -97,6 +97,23 @@ func TestCompleteHelp(t *testing.T) {
 	}
 }
 
+// tmx completion completes the shells it writes a script for, in each
+// shell (bash and zsh fall back to file names when tmx offers nothing),
+// and nothing after one.
+func TestCompleteCompletion(t *testing.T) {
+	t.Parallel()
+	srv := tmuxtest.New(t)
+	if got := completeArgs(t, srv, "completion"); !slices.Equal(got, []string{"bash", "zsh", "fish"}) {
+		t.Errorf("completion completes %q, want bash zsh fish", got)
+	}
+	if got := completeArgs(t, srv, "completion", "bash"); len(got) != 0 {
+		t.Errorf("completion bash completes %q", got)
+	}
+	if fish := tmx(t, srv, "", "completion", "fish").stdout; !strings.Contains(fish, "complete -c tmx -n '__fish_seen_subcommand_from completion' -f -a 'bash zsh fish'") {
+		t.Errorf("the fish script does not complete tmx completion's shells:\n%s", fish)
+	}
+}
+
 func TestCompleteTargets(t *testing.T) {
 	t.Parallel()
 	srv := tmuxtest.New(t)

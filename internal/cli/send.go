@@ -44,7 +44,7 @@ func newSendCmd(env *Env, runF func(*call, *sendOptions) error) *cli.Command {
 			"{\"target\": ..., \"keys\": [...]} from stdin, checks every entry, then sends them all in one\n" +
 			"tmux call (nothing is sent if one entry is refused). --stdin-args reads {\"keys\": [...]}, or\n" +
 			"with --batch {\"entries\": [...]}.\n\n" + waitDoc + "\n" +
-			"Examples:\n   tmx send %3 C-c\n   tmx send work Up Enter\n   tmx send --wait-regex '^\\$$' %3 C-c",
+			"Examples:\n   tmx send %3 C-c\n   tmx send work Up Enter\n   tmx send --wait-regex '[$#%>] *$' %3 C-c   # C-c, then the shell's prompt",
 		Category: catExecute,
 		Flags: append(append(o.Input.flags(),
 			boolTo(stdinFlag("read the keys from stdin, one per line").(*cli.BoolFlag), &o.Stdin),
