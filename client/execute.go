@@ -161,10 +161,17 @@ func NormalizeSignal(s string) (string, error) {
 
 // SignalPane sends sig to the foreground process group of pane p's
 // terminal: the job the pane's shell is running, or the pane's program.
-// SIGINT, SIGTERM and SIGKILL need confirm; the caller's own pane needs
-// confirmSelf. The group comes from /proc (tpgid of the pane's process, see
-// proc(5)). Errors: invalid_argument, confirmation_required, caller_pane,
-// caller_unproven, pane_dead, tmux_error (no /proc).
+// SIGINT, SIGTERM and SIGKILL need confirm, and so does any signal but
+// SIGCONT that would reach the pane's interactive shell itself (no job in
+// its foreground): a stopped shell can freeze the pane until SIGCONT
+// (tmux itself resumes a pane's own process when it stops, but not a
+// shell started inside the pane). The
+// caller's own pane needs confirmSelf. The group is the foreground
+// process group of the pane's terminal, from the OS's record of the
+// pane's process (tpgid: /proc on Linux, kinfo_proc on macOS and FreeBSD;
+// see [tmux.ReadStat]). Errors: invalid_argument, confirmation_required,
+// caller_pane, caller_unproven, pane_dead, tmux_error (the OS does not
+// say).
 func (c *Client) SignalPane(snap *Snapshot, p PaneInfo, sig string, confirm, confirmSelf bool) (*SignalResult, error) {
 	sig, err := NormalizeSignal(sig)
 	if err != nil {
@@ -179,14 +186,11 @@ func (c *Client) SignalPane(snap *Snapshot, p PaneInfo, sig string, confirm, con
 	case p.PaneID == snap.Caller.PaneID && !confirmSelf:
 		return nil, tmxerr.Errorf(tmxerr.CallerPane, "pane %s is the caller's own pane: %s would reach the program running tmx", p.PaneID, sig).
 			WithFix("confirm_self")
-	case SignalEnds(sig) && !confirm:
-		return nil, tmxerr.Errorf(tmxerr.ConfirmationRequired, "%s would usually end %s in pane %s", sig, p.PaneCurrentCommand, p.PaneID).
-			WithFix("confirm")
 	}
 	stat, ok := tmux.ReadStat(p.PanePID)
 	tpgid := stat.Tpgid
 	if !ok || tpgid <= 1 {
-		return nil, tmxerr.Errorf(tmxerr.TmuxError, "cannot find the foreground process group of pane %s (no /proc?)", p.PaneID).
+		return nil, tmxerr.Errorf(tmxerr.TmuxError, "cannot find the foreground process group of pane %s: this system does not say which process group holds its terminal", p.PaneID).
 			WithFix("send_ctrl_c", "pane", p.PaneID)
 	}
 	if tpgid == syscall.Getpgrp() {
@@ -207,11 +211,40 @@ func (c *Client) SignalPane(snap *Snapshot, p PaneInfo, sig string, confirm, con
 	if comm := tmux.Comm(res.ProcessGroup); comm != "" {
 		res.Command = comm
 	}
+	shell := res.ProcessGroup == stat.Pgrp && interactiveShell(p)
+	switch {
+	case shell && sig != "SIGCONT" && !confirm:
+		name, _ := paneShell(p)
+		what := "it"
+		if sig == "SIGSTOP" {
+			what = "a stopped shell can freeze the pane until SIGCONT"
+		} else if SignalEnds(sig) {
+			what = "it may end the shell and close the pane"
+		}
+		return nil, tmxerr.Errorf(tmxerr.ConfirmationRequired, "no job runs in pane %s's foreground: %s would reach its shell (%s) itself, and %s", p.PaneID, sig, name, what).
+			WithFix("confirm")
+	case SignalEnds(sig) && !confirm:
+		return nil, tmxerr.Errorf(tmxerr.ConfirmationRequired, "%s would usually end %s in pane %s", sig, p.PaneCurrentCommand, p.PaneID).
+			WithFix("confirm")
+	case shell && sig != "SIGCONT":
+		res.Note = "sent to the pane's shell itself: no job ran in its foreground"
+	}
 	tpgid = res.ProcessGroup
 	if err := syscall.Kill(-tpgid, Signals[sig]); err != nil {
 		return nil, tmxerr.Errorf(tmxerr.TmuxError, "cannot send %s to process group %d: %v", sig, tpgid, err)
 	}
 	return res, nil
+}
+
+// interactiveShell reports whether pane p's own program is a shell that
+// reads its commands from the terminal (not one running a command string
+// or a script, whose group is the program's).
+func interactiveShell(p PaneInfo) bool {
+	if _, kind := paneShell(p); kind == shellNone {
+		return false
+	}
+	_, running := tmux.RunningCommand(p.PanePID)
+	return !running
 }
 
 // KeyOp is one entry of a key batch.

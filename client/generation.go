@@ -7,7 +7,6 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
-	"strings"
 	"syscall"
 	"time"
 
@@ -206,14 +205,13 @@ func socketInode(path string) (dev, ino uint64, ok bool) {
 	return uint64(sys.Dev), uint64(sys.Ino), true
 }
 
-// procIdentity returns a process's start in clock ticks since boot
-// (field 22 of /proc/PID/stat, proc(5)) and the boot id, or zero values
-// without /proc.
+// procIdentity returns a process's start in hundredths of a second after
+// boot ([tmux.Stat]) and the boot's identity ([tmux.BootID]), or zero
+// values where the OS's records cannot be read.
 func procIdentity(pid int) (start uint64, boot string) {
 	st, ok := tmux.ReadStat(pid)
 	if !ok || st.State == 'Z' {
 		return 0, ""
 	}
-	id, _ := os.ReadFile("/proc/sys/kernel/random/boot_id")
-	return uint64(st.StartTicks), strings.TrimSpace(string(id))
+	return uint64(st.StartTicks), tmux.BootID()
 }

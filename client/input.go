@@ -268,12 +268,17 @@ func (c *Client) SendKeys(ctx context.Context, snap *Snapshot, p PaneInfo, keys 
 	if err != nil {
 		return nil, err
 	}
-	args := []string{"send-keys", "-t", p.PaneID, "--"}
-	for _, k := range keys {
-		args = append(args, Arg(k))
-	}
-	if _, err := c.Exec(ctx, nil, args...); err != nil {
-		return nil, err
+	for i, group := range splitKeys(keys, inputBurst) {
+		if i > 0 && !awaitDrained(ctx, p.PaneTTY) {
+			res.Warnings = appendOnce(res.Warnings, pacedNote)
+		}
+		args := []string{"send-keys", "-t", p.PaneID, "--"}
+		for _, k := range group {
+			args = append(args, Arg(k))
+		}
+		if _, err := c.Exec(ctx, nil, args...); err != nil {
+			return nil, err
+		}
 	}
 	res.Keys = keys
 	return finishInput(ctx, w, res, len(keys), -1, "")
@@ -336,17 +341,22 @@ func (c *Client) TypeText(ctx context.Context, snap *Snapshot, p PaneInfo, text 
 	if shell.AtPrompt != Yes && len(cohort) == 1 {
 		c.paceProgram(ctx, p, res)
 	}
-	args := []string{"send-keys", "-t", p.PaneID, "-l", "--", Arg(text)}
-	if reset != "" {
-		// The reset reaches this pane alone, by paste, before the text.
-		pre, err := c.pasteArgs(ctx, "tmx-reset-"+randomHex(8), reset, p.PaneID)
-		if err != nil {
+	for i, piece := range splitBurst(text, inputBurst) {
+		args := []string{"send-keys", "-t", p.PaneID, "-l", "--", Arg(piece)}
+		if i > 0 && !awaitDrained(ctx, p.PaneTTY) {
+			res.Warnings = appendOnce(res.Warnings, pacedNote)
+		}
+		if i == 0 && reset != "" {
+			// The reset reaches this pane alone, by paste, before the text.
+			pre, err := c.pasteArgs(ctx, "tmx-reset-"+randomHex(8), reset, p.PaneID)
+			if err != nil {
+				return nil, err
+			}
+			args = append(append(pre, ";"), args...)
+		}
+		if _, err := c.Exec(ctx, nil, args...); err != nil {
 			return nil, err
 		}
-		args = append(append(pre, ";"), args...)
-	}
-	if _, err := c.Exec(ctx, nil, args...); err != nil {
-		return nil, err
 	}
 	res.Bytes = len(text)
 	echo, sent := -1, len(text)
@@ -493,18 +503,26 @@ func (c *Client) Paste(ctx context.Context, snap *Snapshot, p PaneInfo, text str
 	if shell.AtPrompt != Yes {
 		c.paceProgram(ctx, p, res)
 	}
-	buf := "tmx-paste-" + randomHex(8)
 	if pre == nil {
 		pre = inputCheck(p.PaneID)
 	}
-	args := append(pre, "load-buffer", "-b", buf, "-", ";", "paste-buffer", "-d")
-	if !o.NoBracket {
-		args = append(args, "-p")
-	}
-	args = append(args, "-b", buf, "-t", p.PaneID)
-	if _, err := c.Exec(ctx, strings.NewReader(text), args...); err != nil {
-		c.deleteBuffers(buf)
-		return nil, err
+	for i, piece := range splitBurst(text, inputBurst) {
+		if i > 0 {
+			if !awaitDrained(ctx, p.PaneTTY) {
+				res.Warnings = appendOnce(res.Warnings, pacedNote)
+			}
+			pre = inputCheck(p.PaneID)
+		}
+		buf := "tmx-paste-" + randomHex(8)
+		args := append(pre, "load-buffer", "-b", buf, "-", ";", "paste-buffer", "-d")
+		if !o.NoBracket {
+			args = append(args, "-p")
+		}
+		args = append(args, "-b", buf, "-t", p.PaneID)
+		if _, err := c.Exec(ctx, strings.NewReader(piece), args...); err != nil {
+			c.deleteBuffers(buf)
+			return nil, err
+		}
 	}
 	res.Bytes = len(text)
 	if n := strings.Count(strings.TrimSuffix(text, "\n"), "\n"); n > 0 {
@@ -871,4 +889,12 @@ func (c *Client) submitToProgram(ctx context.Context, p PaneInfo, res *InputResu
 		}
 	}
 	return Unknown, echo
+}
+
+// appendOnce appends w to ws unless it is there already.
+func appendOnce(ws []string, w string) []string {
+	if slices.Contains(ws, w) {
+		return ws
+	}
+	return append(ws, w)
 }

@@ -2,9 +2,6 @@ package client
 
 import (
 	"fmt"
-	"os"
-	"path/filepath"
-	"strconv"
 	"strings"
 	"syscall"
 
@@ -184,17 +181,13 @@ func groupReader(pid, pgrp int, tty string) (int, string) {
 // which reads as "terminal and more"); else "running", "child", "timer"
 // or "other". "" when /proc cannot tell.
 func waitsOn(pid int, tty string) string {
-	tasks, _ := filepath.Glob(filepath.Join("/proc", strconv.Itoa(pid), "task", "*"))
+	tasks := tmux.Threads(pid)
 	if len(tasks) == 0 {
 		return ""
 	}
 	best := ""
 	rank := map[string]int{"": 0, "other": 1, "timer": 2, "child": 3, "running": 4, "terminal and more": 5, "terminal": 6}
-	for _, t := range tasks {
-		tid, err := strconv.Atoi(filepath.Base(t))
-		if err != nil {
-			continue
-		}
+	for _, tid := range tasks {
 		w := threadWait(pid, tid, tty)
 		if rank[w] > rank[best] {
 			best = w
@@ -205,8 +198,7 @@ func waitsOn(pid int, tty string) string {
 
 // threadWait is waitsOn for one thread tid of process pid.
 func threadWait(pid, tid int, tty string) string {
-	dir := filepath.Join("/proc", strconv.Itoa(pid), "task", strconv.Itoa(tid))
-	if st, ok := tmux.ReadStatusAt(dir); ok {
+	if st, ok := tmux.ThreadStatus(pid, tid); ok {
 		switch {
 		case st.State == 'R':
 			return "running"
@@ -214,14 +206,14 @@ func threadWait(pid, tid int, tty string) string {
 			return "child"
 		}
 	}
-	b, err := os.ReadFile(filepath.Join(dir, "syscall"))
-	if err != nil {
+	b, ok := tmux.ThreadSyscall(pid, tid)
+	if !ok {
 		return ""
 	}
-	if strings.TrimSpace(string(b)) == "running" {
+	if strings.TrimSpace(b) == "running" {
 		return "running"
 	}
-	sc, ok := tmux.ParseSyscall(string(b))
+	sc, ok := tmux.ParseSyscall(b)
 	if !ok {
 		return "other"
 	}
@@ -251,16 +243,12 @@ func threadWait(pid, tid int, tty string) string {
 // holds sockets, pipes or event descriptors too, "other" when it does not
 // hold the terminal.
 func setWait(pid int, tty string) string {
-	ents, err := os.ReadDir(filepath.Join("/proc", strconv.Itoa(pid), "fd"))
-	if err != nil {
+	fds := tmux.FDs(pid)
+	if len(fds) == 0 {
 		return ""
 	}
 	term, more := false, false
-	for _, e := range ents {
-		n, err := strconv.ParseUint(e.Name(), 10, 64)
-		if err != nil {
-			continue
-		}
+	for _, n := range fds {
 		switch t := tmux.FDTarget(pid, n); {
 		case tmux.OnTerminal(pid, n, tty):
 			term = true

@@ -9,14 +9,15 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"syscall"
+
+	"github.com/tmx-sh/tmx/internal/tmux"
 )
 
 // depthBook is what tmx learnt, per shell binary, of the stack depths at
 // which the binary's line editor reads at its top-level prompt (see
 // [shellRecord]): the file prompt-depths in tmx's private directory, one
 // line per binary, "DEV:INODE:SIZE:MTIME DEPTH[,DEPTH...]", the binary
-// named as stat(2) of /proc/PID/exe gives it (an upgraded shell is another
+// named by its file's identity ([tmux.ExeID]) (an upgraded shell is another
 // binary, with depths of its own). It lets tmx prove a shell at its prompt
 // in a pane it meets for the first time: a pane the user made, whose
 // shell tmx never watched.
@@ -62,18 +63,9 @@ func loadDepthBook(dir func() (string, error)) *depthBook {
 	return b
 }
 
-// exeOf names the binary process pid runs, "" when unknown.
-func exeOf(pid int) string {
-	st, err := os.Stat(filepath.Join("/proc", strconv.Itoa(pid), "exe"))
-	if err != nil {
-		return ""
-	}
-	sys, ok := st.Sys().(*syscall.Stat_t)
-	if !ok {
-		return ""
-	}
-	return fmt.Sprintf("%d:%d:%d:%d", sys.Dev, sys.Ino, st.Size(), st.ModTime().UnixNano())
-}
+// exeOf names the binary process pid runs, "" when unknown (see
+// [tmux.ExeID]).
+func exeOf(pid int) string { return tmux.ExeID(pid) }
 
 // of returns the depths known for the binary pid runs.
 func (b *depthBook) of(pid int) []uint64 {

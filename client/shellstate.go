@@ -2,8 +2,6 @@ package client
 
 import (
 	"context"
-	"os"
-	"path/filepath"
 	"regexp"
 	"slices"
 	"strconv"
@@ -145,8 +143,8 @@ func editorOff(pid int, name string) bool {
 	if name != "bash" {
 		return false
 	}
-	b, err := os.ReadFile(filepath.Join("/proc", strconv.Itoa(pid), "cmdline"))
-	return err == nil && slices.Contains(strings.Split(string(b), "\x00"), "--noediting")
+	args, ok := tmux.Args(pid)
+	return ok && slices.Contains(args, "--noediting")
 }
 
 // readingState is the prompt state of a shell asleep in the system call sc

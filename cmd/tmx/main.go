@@ -5,7 +5,12 @@ package main
 import (
 	"os"
 
+	"github.com/tmx-sh/tmx/internal/childproc"
 	"github.com/tmx-sh/tmx/internal/cli"
 )
 
-func main() { os.Exit(cli.Main()) }
+func main() {
+	// Started by tmx-mcp: end when it dies, on every OS.
+	childproc.WatchParent()
+	os.Exit(cli.Main())
+}

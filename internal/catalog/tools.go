@@ -479,11 +479,11 @@ var tools = sync.OnceValue(func() []Tool {
 		},
 		{
 			Name: "signal_pane", Title: "Signal pane", Toolset: Execute, Command: "signal",
-			Summary: "Signals the foreground process group of a pane's terminal: the job its shell runs, or its program.",
+			Summary: "Signals a pane's foreground process group: its shell's job or program.",
 			Params: []Param{
 				target(true, "The pane."),
 				{Name: "signal", Type: "string", Required: true, Enum: []string{"SIGINT", "SIGTERM", "SIGKILL", "SIGSTOP", "SIGCONT"}, Sink: SinkSignal, Pos: 2, Description: "The signal."},
-				{Name: "confirm", Type: "boolean", Sink: SinkBound, Flag: "confirm", Description: "Required for SIGINT, SIGTERM, SIGKILL."},
+				{Name: "confirm", Type: "boolean", Sink: SinkBound, Flag: "confirm", Description: "Required for SIGINT, SIGTERM, SIGKILL, and to signal an idle shell."},
 				pConfirmSelf,
 			},
 			Output: result.Signalled{},

@@ -21,7 +21,12 @@
 // that forked (it sends the signal itself when not), so a parent that dies
 // between fork and prctl does not leave the child behind either.
 //
-// On other systems Start only starts the command.
+// On every system, Linux included, a child started with [StartWatched]
+// also gets the read end of a pipe only the parent can write to (see
+// watch.go): calling [WatchParent], it signals itself when the pipe
+// reports end-of-file, which is when the parent died. tmx-mcp starts its
+// tmx children so and tmx watches first thing, so they die with tmx-mcp
+// on macOS and the BSDs too.
 package childproc
 
 import (
@@ -30,9 +35,19 @@ import (
 )
 
 // Start starts cmd like cmd.Start, asking the kernel to send the child sig
-// when the calling process dies. It keeps whatever cmd.SysProcAttr holds
+// when the calling process dies (Linux only; see [StartWatched] for
+// every OS). It keeps whatever cmd.SysProcAttr holds
 // already (a process group, for instance).
 func Start(cmd *exec.Cmd, sig syscall.Signal) error {
+	return start(cmd, sig)
+}
+
+// StartWatched is [Start] for a child that calls [WatchParent] (tmx
+// itself): it also hands the child the watch pipe, with sig. Only such a
+// child may get it: the descriptor and [WatchEnv] would otherwise pass on
+// to whatever the child starts.
+func StartWatched(cmd *exec.Cmd, sig syscall.Signal) error {
+	withWatch(cmd, sig)
 	return start(cmd, sig)
 }
 

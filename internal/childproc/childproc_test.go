@@ -23,6 +23,37 @@ const parentChildren = 8
 // main thread), prints the children's pids on one line, and waits to be
 // killed.
 func TestMain(m *testing.M) {
+	if os.Getenv("CHILDPROC_TEST_CHILD") == "1" {
+		// A child that watches the pipe and otherwise sleeps.
+		if !WatchParent() {
+			fmt.Println("no watch pipe")
+			os.Exit(1)
+		}
+		if _, ok := os.LookupEnv(WatchEnv); ok {
+			fmt.Println(WatchEnv, "left in the environment")
+			os.Exit(1)
+		}
+		select {}
+	}
+	if os.Getenv("CHILDPROC_TEST_PARENT") == "watch" {
+		// Children tied to this process by the watch pipe alone (no
+		// parent-death signal), whatever the OS.
+		var line []string
+		for range parentChildren {
+			cmd := exec.Command(os.Args[0], "-test.run=^$")
+			cmd.Env = append(os.Environ(), "CHILDPROC_TEST_PARENT=", "CHILDPROC_TEST_CHILD=1")
+			cmd.Stdout = os.Stderr
+			withWatch(cmd, syscall.SIGKILL)
+			if err := cmd.Start(); err != nil {
+				fmt.Println("error", err)
+				os.Exit(1)
+			}
+			go cmd.Wait()
+			line = append(line, strconv.Itoa(cmd.Process.Pid))
+		}
+		fmt.Println(strings.Join(line, " "))
+		select {}
+	}
 	if os.Getenv("CHILDPROC_TEST_PARENT") == "1" {
 		pids := make(chan int)
 		for range parentChildren {
@@ -97,6 +128,60 @@ func TestChildDiesWithParentOnly(t *testing.T) {
 	for _, pid := range children {
 		if !alive(pid) {
 			t.Errorf("child %d died when the thread that asked for it ended", pid)
+		}
+	}
+	if err := parent.Process.Signal(syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	parent.Wait()
+	deadline := time.Now().Add(10 * time.Second)
+	for _, pid := range children {
+		for alive(pid) {
+			if time.Now().After(deadline) {
+				t.Fatalf("child %d outlived its parent, killed with SIGKILL", pid)
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
+	}
+}
+
+// Children handed the watch pipe die with their parent, killed with
+// SIGKILL, by the pipe alone: how they die with tmx-mcp where there is no
+// parent-death signal (macOS, the BSDs). While the parent lives they run.
+func TestWatchPipeChildrenDieWithParent(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("the test reads /proc to see the children")
+	}
+	parent := exec.Command(os.Args[0], "-test.run=^$")
+	parent.Env = append(os.Environ(), "CHILDPROC_TEST_PARENT=watch")
+	parent.Stderr = os.Stderr
+	out, err := parent.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := parent.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { parent.Process.Kill(); parent.Wait() })
+	line, err := bufio.NewReader(out).ReadString('\n')
+	if err != nil {
+		t.Fatalf("parent said %q: %v", line, err)
+	}
+	var children []int
+	for _, f := range strings.Fields(line) {
+		pid, err := strconv.Atoi(f)
+		if err != nil {
+			t.Fatalf("parent said %q", line)
+		}
+		children = append(children, pid)
+		t.Cleanup(func() { syscall.Kill(pid, syscall.SIGKILL) })
+	}
+	if len(children) != parentChildren {
+		t.Fatalf("parent said %q", line)
+	}
+	for _, pid := range children {
+		if !alive(pid) {
+			t.Fatalf("child %d died while its parent ran", pid)
 		}
 	}
 	if err := parent.Process.Signal(syscall.SIGKILL); err != nil {

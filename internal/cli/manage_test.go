@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -322,5 +323,38 @@ func TestChangeMessagesNameTheObject(t *testing.T) {
 		if !strings.HasPrefix(r.stderr, tc.want) {
 			t.Errorf("tmx %s told %q, want %q", strings.Join(tc.args, " "), r.stderr, tc.want)
 		}
+	}
+}
+
+// A signal with no job in the pane's foreground reaches the pane's shell
+// itself: SIGSTOP there can freeze the pane, so it needs --confirm, and
+// the refusal says why; confirmed, it reaches the shell's own group and
+// says so. SIGCONT needs no confirmation.
+func TestSignalIdleShellNeedsConfirm(t *testing.T) {
+	t.Parallel()
+	srv := tmuxtest.New(t)
+	a := srv.NewPane("s", "bash", 100, 30)
+	pid, _ := strconv.Atoi(srv.Tmux("display-message", "-p", "-t", a, "#{pane_pid}"))
+	code, msg := mustFail(t, srv, 2, "signal", a, "SIGSTOP")
+	if code != tmxerr.ConfirmationRequired || !strings.Contains(msg, "its shell (bash) itself") || !strings.Contains(msg, "freeze the pane") {
+		t.Errorf("SIGSTOP to an idle shell without --confirm: %s %s", code, msg)
+	}
+	if code, msg := mustFail(t, srv, 2, "signal", a, "SIGTERM"); code != tmxerr.ConfirmationRequired || !strings.Contains(msg, "its shell (bash) itself") {
+		t.Errorf("SIGTERM to an idle shell without --confirm: %s %s", code, msg)
+	}
+	d := mustJSON(t, srv, 0, "signal", "--confirm", a, "SIGSTOP")
+	if int(d["process_group"].(float64)) != pid || !strings.Contains(fmt.Sprint(d["note"]), "shell itself") {
+		t.Errorf("confirmed SIGSTOP: %v (shell %d)", d, pid)
+	}
+	if d = mustJSON(t, srv, 0, "signal", a, "SIGCONT"); int(d["process_group"].(float64)) != pid {
+		t.Errorf("SIGCONT: %v", d)
+	}
+	// A job in the foreground is signalled without confirmation, as before.
+	srv.Tmux("send-keys", "-t", a, "sleep 300", "Enter")
+	srv.WaitFor(a, func(string) bool {
+		return srv.Tmux("display-message", "-p", "-t", a, "#{pane_current_command}") == "sleep"
+	}, 10*time.Second)
+	if d = mustJSON(t, srv, 0, "signal", a, "SIGSTOP"); d["command"] != "sleep" || d["note"] != nil {
+		t.Errorf("SIGSTOP to a job: %v", d)
 	}
 }

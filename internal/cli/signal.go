@@ -27,13 +27,14 @@ func newSignalCmd(env *Env, runF func(*call, *signalOptions) error) *cli.Command
 		Usage:     "send a signal to the program in a pane",
 		UsageText: "signal [--confirm] [--confirm-self] TARGET SIGNAL",
 		Description: "Sends SIGINT, SIGTERM, SIGKILL, SIGSTOP or SIGCONT to the pane terminal's foreground process\n" +
-			"group: the job its shell runs, or its program. SIGINT, SIGTERM and SIGKILL need --confirm.\n" +
-			"The caller's own pane, and a window or session holding it (whichever pane is active), need\n" +
-			"--confirm-self.\n\n" +
-			"Examples:\n   tmx signal --confirm %3 SIGINT\n   tmx signal %3 SIGSTOP",
+			"group: the job its shell runs, or its program. SIGINT, SIGTERM and SIGKILL need --confirm,\n" +
+			"and so does any signal but SIGCONT when no job runs and it would reach the pane's shell\n" +
+			"itself (a stopped shell can freeze the pane). The caller's own pane, and a window or session\n" +
+			"holding it (whichever pane is active), need --confirm-self.\n\n" +
+			"Examples:\n   tmx signal --confirm %3 SIGINT\n   tmx signal %3 SIGCONT",
 		Category: catExecute,
 		Flags: []cli.Flag{
-			&cli.BoolFlag{Name: "confirm", Usage: "allow a signal that ends a process", Destination: &o.Confirm},
+			&cli.BoolFlag{Name: "confirm", Usage: "allow a signal that ends a process or reaches the pane's shell itself", Destination: &o.Confirm},
 			boolTo(confirmSelfFlag, &o.ConfirmSelf), jsonFlag(),
 		},
 		Action: actionOf(env, o, parseSignal, runF),

@@ -285,7 +285,7 @@ func (d *doctor) socketCheck() Check {
 	case !d.serverUsable || !d.usable:
 		state = "not asked whether a server answers: tmux is not usable"
 	case statErr != nil:
-		if pids := tmux.FindServers("/proc", path); len(pids) > 0 {
+		if pids := tmux.FindServers(path); len(pids) > 0 {
 			state = "the socket file is missing, so no client can reach the server"
 			add(StatusFail, fmt.Sprintf("socket missing but server alive (pid %d): kill -USR1 %d makes tmux recreate it", pids[0], pids[0]))
 		}

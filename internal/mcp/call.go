@@ -651,7 +651,7 @@ func (s *Server) runCLI(ctx context.Context, global, argv []string, stdin string
 	cmd.ExtraFiles = []*os.File{doneW}
 	cmd.Stdout, cmd.Stderr = stdoutF, stderrF
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	err = childproc.Start(cmd, syscall.SIGTERM)
+	err = childproc.StartWatched(cmd, syscall.SIGTERM)
 	doneW.Close()
 	if err != nil {
 		doneR.Close()

@@ -1,9 +1,7 @@
 package tmux
 
 import (
-	"os"
 	"path"
-	"path/filepath"
 	"sort"
 	"strconv"
 	"strings"
@@ -13,72 +11,85 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// What /proc says about the processes in tmux's panes (proc(5)). Every
-// reader here returns ok false where /proc cannot tell (macOS, a tmux
-// server in another pid namespace, a process gone); callers then rely on
-// tmux's own formats alone.
+// What the operating system says about the processes in tmux's panes.
+// Two kinds of evidence are read:
+//
+//   - Portable evidence, the same calls on every OS: the pane's terminal
+//     (its line discipline's modes from tcgetattr, its unread input), and
+//     kill(pid, 0). The foreground process group of a pane's terminal is
+//     not among them: tcgetpgrp (TIOCGPGRP) answers only on the caller's
+//     own controlling terminal (ENOTTY on another's, on Linux, macOS and
+//     FreeBSD alike), so it comes from the per-process record below.
+//   - A per-process record ([Stat]): state, process group, session, the
+//     foreground group of its terminal, parent, start, name and arguments.
+//     Only the OS can say these, through one small interface
+//     ([procReader]) with one reader per OS: /proc on Linux
+//     (proc_linux.go), sysctl kern.proc.* on macOS and FreeBSD
+//     (proc_kinfo.go), none elsewhere (proc_none.go).
+//
+// What only Linux's /proc shows (what a process waits on, its
+// descriptors, its signal masks and context switches: [ReadStatus],
+// [ReadSyscall], [FDTarget]...) lives in proc_linux.go, with answers of
+// "cannot tell" on other systems. Every reader returns ok false where it
+// cannot tell (a tmux server in another pid namespace, a process gone);
+// callers then rely on tmux's own formats alone.
 
-// Stat is what /proc/<pid>/stat says of a process.
+// Stat is the OS's record of a process.
 type Stat struct {
+	// PID and PPID are the process and its parent.
+	PID, PPID int
 	// State is the state letter: R running, S sleeping, T stopped, Z zombie.
 	State byte
 	// Pgrp and Session are its process group and session; Tpgid the
 	// foreground process group of its controlling terminal.
 	Pgrp, Session, Tpgid int
-	// StartTicks is when it started, in clock ticks after boot.
+	// StartTicks is when it started, in hundredths of a second after boot
+	// (clock ticks on Linux, where USER_HZ is 100).
 	StartTicks int64
-	// StartStack is the address of the bottom of its stack (field 28,
-	// startstack): placed at random by each execve, so it tells one
-	// program image of a pid from the next (a shell that ran exec zsh).
+	// StartStack is the address of the bottom of its stack (Linux's field
+	// 28, startstack; 0 elsewhere): placed at random by each execve, so it
+	// tells one program image of a pid from the next (a shell that ran
+	// exec zsh).
 	StartStack uint64
 }
 
-// ReadStat reads /proc/<pid>/stat.
-func ReadStat(pid int) (Stat, bool) {
-	return readStat(filepath.Join("/proc", strconv.Itoa(pid), "stat"))
+// procReader is what only the operating system can say of a process:
+// one implementation per OS, [procs].
+type procReader interface {
+	// stat returns pid's record; ok false when it is gone or cannot be
+	// read.
+	stat(pid int) (Stat, bool)
+	// comm returns pid's name, "" when unknown.
+	comm(pid int) string
+	// args returns pid's argument vector; ok false when unknown.
+	args(pid int) ([]string, bool)
+	// all returns the record of every process the reader can see.
+	all() []Stat
+	// children returns pid's child processes.
+	children(pid int) []int
+	// uptime returns how long ago the system booted.
+	uptime() (time.Duration, bool)
 }
 
-func readStat(file string) (Stat, bool) {
-	b, err := os.ReadFile(file)
-	if err != nil {
-		return Stat{}, false
-	}
-	// "pid (comm) state ppid pgrp session tty_nr tpgid ...": comm may hold
-	// spaces and parentheses, so read after the last ')'. After it come
-	// fields 3 (state) to 52; starttime is field 22.
-	s := string(b)
-	i := strings.LastIndexByte(s, ')')
-	if i < 0 {
-		return Stat{}, false
-	}
-	f := strings.Fields(s[i+1:])
-	if len(f) < 6 || len(f[0]) != 1 {
-		return Stat{}, false
-	}
-	pgrp, err1 := strconv.Atoi(f[2])
-	sid, err2 := strconv.Atoi(f[3])
-	tpgid, err3 := strconv.Atoi(f[5])
-	if err1 != nil || err2 != nil || err3 != nil {
-		return Stat{}, false
-	}
-	st := Stat{State: f[0][0], Pgrp: pgrp, Session: sid, Tpgid: tpgid}
-	if len(f) >= 20 {
-		st.StartTicks, _ = strconv.ParseInt(f[19], 10, 64)
-	}
-	if len(f) >= 26 {
-		st.StartStack, _ = strconv.ParseUint(f[25], 10, 64)
-	}
-	return st, true
-}
+// ReadStat returns the OS's record of pid.
+func ReadStat(pid int) (Stat, bool) { return procs.stat(pid) }
 
-// Alive reports whether pid exists and is not a zombie.
+// Alive reports whether pid exists (kill(pid, 0) finds it, whether or not
+// tmx may signal it) and is not a zombie, as far as the OS's record
+// tells.
 func Alive(pid int) bool {
+	if pid <= 0 {
+		return false
+	}
+	if err := syscall.Kill(pid, 0); err != nil && err != syscall.EPERM {
+		return false
+	}
 	st, ok := ReadStat(pid)
-	return ok && st.State != 'Z'
+	return !ok || st.State != 'Z'
 }
 
-// Age returns how long ago pid started: its start time (clock ticks after
-// boot; USER_HZ is 100 on Linux) against /proc/uptime.
+// Age returns how long ago pid started: its start time against the
+// system's uptime.
 func Age(pid int) (time.Duration, bool) {
 	st, ok := ReadStat(pid)
 	if !ok {
@@ -87,37 +98,24 @@ func Age(pid int) (time.Duration, bool) {
 	return SinceTicks(st.StartTicks)
 }
 
-// SinceTicks returns how long ago the moment ticks (clock ticks after
-// boot, as in /proc/<pid>/stat) was, by /proc/uptime; both count in
-// hundredths of a second.
+// SinceTicks returns how long ago the moment ticks (hundredths of a
+// second after boot, as in [Stat]) was, by the system's uptime.
 func SinceTicks(ticks int64) (time.Duration, bool) {
 	if ticks == 0 {
 		return 0, false
 	}
-	u, err := os.ReadFile("/proc/uptime")
-	if err != nil {
+	up, ok := procs.uptime()
+	if !ok {
 		return 0, false
 	}
-	f := strings.Fields(string(u))
-	if len(f) == 0 {
-		return 0, false
-	}
-	up, err := strconv.ParseFloat(f[0], 64)
-	if err != nil {
-		return 0, false
-	}
-	return time.Duration((up - float64(ticks)/100) * float64(time.Second)), true
+	return up - time.Duration(ticks)*10*time.Millisecond, true
 }
 
-// Comm returns the process name of pid (/proc/<pid>/comm), "" when
-// unknown.
-func Comm(pid int) string {
-	b, err := os.ReadFile(filepath.Join("/proc", strconv.Itoa(pid), "comm"))
-	if err != nil {
-		return ""
-	}
-	return strings.TrimSpace(string(b))
-}
+// Comm returns the process name of pid, "" when unknown.
+func Comm(pid int) string { return procs.comm(pid) }
+
+// Args returns the argument vector of pid; ok false when unknown.
+func Args(pid int) ([]string, bool) { return procs.args(pid) }
 
 // Unexecuted reports whether pid is still tmux's child that has not yet
 // executed a pane's program: just after new-session, new-window or
@@ -132,16 +130,11 @@ func Unexecuted(pid int) bool { return Comm(pid) == "tmux: server" }
 // script runs no prompt, even with -i, and its `read` would take what tmx
 // types.
 func RunningCommand(pid int) (what string, running bool) {
-	dir := filepath.Join("/proc", strconv.Itoa(pid))
 	if comm := Comm(pid); strings.HasPrefix(comm, "tmux") {
 		return comm, true
 	}
-	b, err := os.ReadFile(dir + "/cmdline")
-	if err != nil {
-		return "", false
-	}
-	args := strings.Split(strings.TrimSuffix(string(b), "\x00"), "\x00")
-	if ShellArgsRun(args) {
+	args, ok := Args(pid)
+	if ok && ShellArgsRun(args) {
 		return strings.Join(args, " "), true
 	}
 	return "", false
@@ -208,21 +201,12 @@ type Group struct {
 
 // Groups returns the process groups of session sid other than except (a
 // shell's jobs, where except is the shell's own group), in ascending
-// order; nothing where there is no /proc.
+// order; nothing where the OS's records cannot be read.
 func Groups(sid, except int) []Group {
-	ents, err := os.ReadDir("/proc")
-	if err != nil {
-		return nil
-	}
 	at := map[int]int{}
 	var out []Group
-	for _, e := range ents {
-		pid, err := strconv.Atoi(e.Name())
-		if err != nil {
-			continue
-		}
-		st, ok := ReadStat(pid)
-		if !ok || st.Session != sid || st.Pgrp == except {
+	for _, st := range procs.all() {
+		if st.Session != sid || st.Pgrp == except {
 			continue
 		}
 		i, seen := at[st.Pgrp]
@@ -254,8 +238,8 @@ func StoppedGroups(sid, except int) []int {
 	return out
 }
 
-// Status is what /proc/<pid>/status and /proc/<pid>/wchan say of a
-// process.
+// Status is what Linux's /proc/<pid>/status and /proc/<pid>/wchan say
+// of a process ([ReadStatus]; OK false elsewhere).
 type Status struct {
 	OK    bool
 	State byte
@@ -268,46 +252,6 @@ type Status struct {
 	// SigIgn and SigPnd are the ignored and pending signal masks (bit
 	// n-1 for signal n); SigPnd joins the thread's and the process's.
 	SigIgn, SigPnd uint64
-}
-
-// ReadStatus reads /proc/<pid>/status and /proc/<pid>/wchan.
-func ReadStatus(pid int) Status {
-	st, _ := ReadStatusAt(filepath.Join("/proc", strconv.Itoa(pid)))
-	return st
-}
-
-// ReadStatusAt is [ReadStatus] for the /proc directory dir of a process
-// or of one of its threads (/proc/PID/task/TID).
-func ReadStatusAt(dir string) (Status, bool) {
-	b, err := os.ReadFile(dir + "/status")
-	if err != nil {
-		return Status{}, false
-	}
-	st := Status{OK: true}
-	for _, line := range strings.Split(string(b), "\n") {
-		k, v, ok := strings.Cut(line, ":")
-		if !ok {
-			continue
-		}
-		v = strings.TrimSpace(v)
-		switch k {
-		case "State":
-			if v != "" {
-				st.State = v[0]
-			}
-		case "voluntary_ctxt_switches":
-			st.Switches, _ = strconv.Atoi(v)
-		case "SigIgn":
-			st.SigIgn, _ = strconv.ParseUint(v, 16, 64)
-		case "SigPnd", "ShdPnd":
-			n, _ := strconv.ParseUint(v, 16, 64)
-			st.SigPnd |= n
-		}
-	}
-	if w, err := os.ReadFile(dir + "/wchan"); err == nil {
-		st.Wchan = string(w)
-	}
-	return st, true
 }
 
 // WaitsForChild reports whether a sleeping process's wchan says it waits
@@ -327,48 +271,18 @@ type Syscall struct {
 	SP   uint64
 }
 
-// ReadSyscall reads /proc/<pid>/syscall. ok is false when the process is
-// running (not blocked in a system call), gone, or the file cannot be
-// read: reading it takes the ptrace access a debugger would need
-// (proc(5)), which a kernel with Yama's ptrace_scope 1 grants only to the
-// process's ancestors, so tmx often cannot read it for a pane's shell
-// there.
-func ReadSyscall(pid int) (Syscall, bool) {
-	b, err := os.ReadFile(filepath.Join("/proc", strconv.Itoa(pid), "syscall"))
-	if err != nil {
-		return Syscall{}, false
-	}
-	return ParseSyscall(string(b))
-}
-
-// Children returns the child processes of pid, of all its threads
-// (/proc/<pid>/task/*/children, proc(5)).
-func Children(pid int) []int {
-	var out []int
-	tasks, _ := filepath.Glob(filepath.Join("/proc", strconv.Itoa(pid), "task", "*", "children"))
-	for _, t := range tasks {
-		b, err := os.ReadFile(t)
-		if err != nil {
-			continue
-		}
-		for _, f := range strings.Fields(string(b)) {
-			if n, err := strconv.Atoi(f); err == nil {
-				out = append(out, n)
-			}
-		}
-	}
-	return out
-}
+// Children returns the child processes of pid.
+func Children(pid int) []int { return procs.children(pid) }
 
 // BusyChild reports whether pid, a shell on the terminal at path tty,
-// runs a command of its own process group in the foreground (from
-// /proc/<pid>/task/*/children, proc(5)): a child of its group that has
+// runs a command of its own process group in the foreground (see
+// [Children]): a child of its group that has
 // not exited, and either the terminal is in canonical mode (canonical:
 // the shell set the command's modes, as for a startup file's command) or
 // the child reads the terminal (a widget's fzf, in raw mode). A child of
 // its group that does neither runs beside the shell, in the background
 // (fish's first fish_update_completions), and does not count. A child
-// whose wait /proc cannot show counts.
+// whose wait the OS cannot show counts.
 func BusyChild(pid int, tty string, canonical bool) bool {
 	st, ok := ReadStat(pid)
 	if !ok {
@@ -408,22 +322,14 @@ func readsTerminal(pid int, tty string) bool {
 		}
 		fallthrough
 	case WaitSet:
-		fds, _ := os.ReadDir(filepath.Join("/proc", strconv.Itoa(pid), "fd"))
-		for _, e := range fds {
-			if n, err := strconv.ParseUint(e.Name(), 10, 64); err == nil && OnTerminal(pid, n, tty) {
+		for _, n := range FDs(pid) {
+			if OnTerminal(pid, n, tty) {
 				return true
 			}
 		}
 		return false
 	}
 	return false
-}
-
-// SyscallReadable reports whether /proc/<pid>/syscall can be read at all
-// (see [ReadSyscall]), whatever the process is doing.
-func SyscallReadable(pid int) bool {
-	_, err := os.ReadFile(filepath.Join("/proc", strconv.Itoa(pid), "syscall"))
-	return err == nil
 }
 
 // ParseSyscall parses "NR ARG1 ... ARG6 SP PC" (hexadecimal but for NR).
@@ -451,60 +357,6 @@ func ParseSyscall(s string) (Syscall, bool) {
 		}
 	}
 	return sc, true
-}
-
-// FDTarget returns what the process's file descriptor fd is open on (the
-// target of /proc/<pid>/fd/<fd>: a path such as /dev/pts/3, or
-// "pipe:[...]"), "" when unknown.
-func FDTarget(pid int, fd uint64) string {
-	t, err := os.Readlink(filepath.Join("/proc", strconv.Itoa(pid), "fd", strconv.FormatUint(fd, 10)))
-	if err != nil {
-		return ""
-	}
-	return t
-}
-
-// SelfWakeup reports whether pid's descriptor fd is one an event loop
-// wakes itself with, never input from outside: an eventfd or a signalfd,
-// or a pipe whose other end pid holds too (a self-pipe, as libuv and
-// many loops keep for signals). A socket, a timerfd, or a pipe to
-// another process is not.
-func SelfWakeup(pid int, fd uint64) bool {
-	t := FDTarget(pid, fd)
-	switch {
-	case t == "anon_inode:[eventfd]", t == "anon_inode:[signalfd]":
-		return true
-	case !strings.HasPrefix(t, "pipe:"):
-		return false
-	}
-	ents, err := os.ReadDir(filepath.Join("/proc", strconv.Itoa(pid), "fd"))
-	if err != nil {
-		return false
-	}
-	for _, e := range ents {
-		if n, err := strconv.ParseUint(e.Name(), 10, 64); err == nil && n != fd && FDTarget(pid, n) == t {
-			return true
-		}
-	}
-	return false
-}
-
-// ReadChars returns how many bytes pid has read with read(2) and its
-// kin, from files, pipes and terminals alike (rchar in /proc/<pid>/io).
-// ok is false where that cannot be read (it takes the access a debugger
-// would need to read the process, proc(5)).
-func ReadChars(pid int) (int64, bool) {
-	b, err := os.ReadFile(filepath.Join("/proc", strconv.Itoa(pid), "io"))
-	if err != nil {
-		return 0, false
-	}
-	for _, line := range strings.Split(string(b), "\n") {
-		if v, ok := strings.CutPrefix(line, "rchar: "); ok {
-			n, err := strconv.ParseInt(strings.TrimSpace(v), 10, 64)
-			return n, err == nil
-		}
-	}
-	return 0, false
 }
 
 // OnTerminal reports whether pid's descriptor fd is open on the terminal
@@ -569,72 +421,6 @@ func openTTY(path string) (int, bool) {
 	return fd, err == nil
 }
 
-// FindServers returns the pids of tmux server processes, under procRoot,
-// that serve the socket at path: processes whose name says they are a tmux
-// server and whose arguments, environment and owner select that socket
-// ([SocketPathOf]). It finds a server whose socket file was deleted;
-// it returns nothing where there is no /proc.
-func FindServers(procRoot, path string) []int {
-	ents, err := os.ReadDir(procRoot)
-	if err != nil {
-		return nil
-	}
-	var pids []int
-	for _, e := range ents {
-		pid, err := strconv.Atoi(e.Name())
-		if err != nil || pid <= 0 {
-			continue
-		}
-		dir := filepath.Join(procRoot, e.Name())
-		st, err := os.Stat(dir)
-		if err != nil || !isTmuxServer(dir, pid) {
-			continue
-		}
-		uid := -1
-		if sys, ok := st.Sys().(*syscall.Stat_t); ok {
-			uid = int(sys.Uid)
-		}
-		b, err := os.ReadFile(filepath.Join(dir, "cmdline"))
-		if err != nil {
-			continue
-		}
-		argv := strings.Split(strings.TrimRight(string(b), "\x00"), "\x00")
-		env := map[string]string{}
-		if b, err := os.ReadFile(filepath.Join(dir, "environ")); err == nil {
-			for _, kv := range strings.Split(string(b), "\x00") {
-				if k, v, ok := strings.Cut(kv, "="); ok {
-					env[k] = v
-				}
-			}
-		}
-		if p, ok := SocketPathOf(argv, func(k string) string { return env[k] }, uid); ok && filepath.Clean(p) == filepath.Clean(path) {
-			pids = append(pids, pid)
-		}
-	}
-	sort.Ints(pids)
-	return pids
-}
-
-// isTmuxServer reads the process name: tmux names its server process
-// "tmux: server" (and clients "tmux: client"). A build that does not
-// rename itself is taken for a server when it is a session leader, as the
-// daemonized server is.
-func isTmuxServer(dir string, pid int) bool {
-	b, err := os.ReadFile(filepath.Join(dir, "comm"))
-	if err != nil {
-		return false
-	}
-	comm := strings.TrimSpace(string(b))
-	switch {
-	case comm == "tmux: server":
-		return true
-	case !strings.HasPrefix(comm, "tmux") || strings.Contains(comm, "client"):
-		return false
-	}
-	st, ok := readStat(filepath.Join(dir, "stat"))
-	return ok && st.Session == pid
-}
-
 // WaitKind is what a blocked system call waits for (see [Syscall.Wait]).
 type WaitKind int
 
@@ -645,24 +431,3 @@ const (
 	WaitSet
 	WaitEpoll
 )
-
-// EpollTargets returns the descriptors (of pid's table) registered in
-// pid's epoll instance epfd, read from the tfd fields of
-// /proc/<pid>/fdinfo/<epfd> (proc(5), since Linux 3.8). ok is false when
-// that cannot be read or epfd is not an epoll instance.
-func EpollTargets(pid int, epfd uint64) (fds []uint64, ok bool) {
-	b, err := os.ReadFile(filepath.Join("/proc", strconv.Itoa(pid), "fdinfo", strconv.FormatUint(epfd, 10)))
-	if err != nil || FDTarget(pid, epfd) != "anon_inode:[eventpoll]" {
-		return nil, false
-	}
-	for _, line := range strings.Split(string(b), "\n") {
-		f := strings.Fields(line)
-		if len(f) < 2 || f[0] != "tfd:" {
-			continue
-		}
-		if n, err := strconv.ParseUint(f[1], 10, 64); err == nil {
-			fds = append(fds, n)
-		}
-	}
-	return fds, true
-}

@@ -4,7 +4,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"reflect"
 	"slices"
 	"strconv"
 	"strings"
@@ -39,57 +38,6 @@ func TestSocketPathOf(t *testing.T) {
 		if got != tt.want || ok != tt.ok {
 			t.Errorf("SocketPathOf(%q) = %q, %v; want %q, %v", tt.argv, got, ok, tt.want, tt.ok)
 		}
-	}
-}
-
-// fakeProc writes a /proc entry: comm, cmdline, environ and stat.
-func fakeProc(t *testing.T, root string, pid, sid int, comm string, argv, environ []string) {
-	t.Helper()
-	dir := filepath.Join(root, strconv.Itoa(pid))
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	files := map[string]string{
-		"comm":    comm + "\n",
-		"cmdline": strings.Join(argv, "\x00") + "\x00",
-		"environ": strings.Join(environ, "\x00") + "\x00",
-		"stat":    strconv.Itoa(pid) + " (" + comm + ") S 1 " + strconv.Itoa(sid) + " " + strconv.Itoa(sid) + " 0 -1 4194368",
-	}
-	for name, content := range files {
-		if err := os.WriteFile(filepath.Join(dir, name), []byte(content), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-}
-
-func TestFindServers(t *testing.T) {
-	root := t.TempDir()
-	tmp := t.TempDir()
-	// The fake entries belong to this user, as a user's own servers do.
-	uid := strconv.Itoa(os.Getuid())
-	sock := "/tmp/tmux-" + uid + "/tmx"
-	// The server of -L tmx, and a client of it (not a server).
-	fakeProc(t, root, 4242, 4242, "tmux: server", []string{"/usr/bin/tmux", "-u", "-L", "tmx", "-f", "/c.conf", "new-session", "-d"}, nil)
-	fakeProc(t, root, 4300, 4100, "tmux: client", []string{"tmux", "-L", "tmx", "attach"}, nil)
-	// A server of another socket name, and one of the same name under
-	// another TMUX_TMPDIR: another socket.
-	fakeProc(t, root, 4400, 4400, "tmux: server", []string{"tmux", "-L", "other"}, nil)
-	fakeProc(t, root, 4500, 4500, "tmux: server", []string{"tmux", "-L", "tmx"}, []string{"TMUX_TMPDIR=" + tmp})
-	// A tmux build that does not rename itself: a session leader counts.
-	fakeProc(t, root, 4600, 4600, "tmux", []string{"tmux", "-Ltmx", "new"}, nil)
-	fakeProc(t, root, 4700, 4000, "tmux", []string{"tmux", "-L", "tmx", "ls"}, nil)
-	// Not tmux at all.
-	fakeProc(t, root, 4800, 4800, "bash", []string{"bash", "-c", "tmux -L tmx"}, nil)
-	os.MkdirAll(filepath.Join(root, "self"), 0o755)
-
-	if got, want := FindServers(root, sock), []int{4242, 4600}; !reflect.DeepEqual(got, want) {
-		t.Errorf("FindServers(%s) = %v, want %v", sock, got, want)
-	}
-	if got, want := FindServers(root, filepath.Join(tmp, "tmux-"+uid, "tmx")), []int{4500}; !reflect.DeepEqual(got, want) {
-		t.Errorf("findServers under TMUX_TMPDIR = %v, want %v", got, want)
-	}
-	if got := FindServers(filepath.Join(root, "nonexistent"), sock); got != nil {
-		t.Errorf("findServers without /proc = %v", got)
 	}
 }
 

@@ -292,7 +292,7 @@ func (r *Runner) noServer() error {
 // ErrNoServer.
 func (r *Runner) OrphanError() error {
 	path := r.socket.PathIn(r.getenv)
-	pids := FindServers("/proc", path)
+	pids := FindServers(path)
 	if len(pids) == 0 {
 		return nil
 	}

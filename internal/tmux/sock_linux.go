@@ -116,7 +116,7 @@ func ServerPID(path string) int {
 			}
 		}
 	}
-	if pids := FindServers("/proc", path); len(pids) == 1 {
+	if pids := FindServers(path); len(pids) == 1 {
 		return pids[0]
 	}
 	return 0
