@@ -575,11 +575,33 @@ func openTTY(path string) (int, bool) {
 // ([SocketPathOf]). It finds a server whose socket file was deleted;
 // it returns nothing where there is no /proc.
 func FindServers(procRoot, path string) []int {
+	var pids []int
+	for _, srv := range Servers(procRoot) {
+		if srv.Path == filepath.Clean(path) {
+			pids = append(pids, srv.PID)
+		}
+	}
+	return pids
+}
+
+// ServerProcess is a tmux server process and the socket it serves, as
+// its arguments, environment and owner select it ([SocketPathOf]).
+type ServerProcess struct {
+	PID int
+	UID int
+	// Path is the socket's path, cleaned.
+	Path string
+}
+
+// Servers returns the tmux server processes under procRoot whose command
+// line and environment it can read (a user's own, or every one for root),
+// by pid. It returns nothing where there is no /proc.
+func Servers(procRoot string) []ServerProcess {
 	ents, err := os.ReadDir(procRoot)
 	if err != nil {
 		return nil
 	}
-	var pids []int
+	var out []ServerProcess
 	for _, e := range ents {
 		pid, err := strconv.Atoi(e.Name())
 		if err != nil || pid <= 0 {
@@ -607,12 +629,12 @@ func FindServers(procRoot, path string) []int {
 				}
 			}
 		}
-		if p, ok := SocketPathOf(argv, func(k string) string { return env[k] }, uid); ok && filepath.Clean(p) == filepath.Clean(path) {
-			pids = append(pids, pid)
+		if p, ok := SocketPathOf(argv, func(k string) string { return env[k] }, uid); ok {
+			out = append(out, ServerProcess{PID: pid, UID: uid, Path: filepath.Clean(p)})
 		}
 	}
-	sort.Ints(pids)
-	return pids
+	sort.Slice(out, func(i, j int) bool { return out[i].PID < out[j].PID })
+	return out
 }
 
 // isTmuxServer reads the process name: tmux names its server process

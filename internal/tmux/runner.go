@@ -280,9 +280,35 @@ func (r *Runner) noServer() error {
 	if err := r.OrphanError(); err != nil {
 		return err
 	}
-	return &tmxerr.Error{Code: tmxerr.NoServer, Err: ErrNoServer,
-		Message: fmt.Sprintf("no tmux server is running on %s", r.socket),
-		Fix:     "no_server"}
+	msg := fmt.Sprintf("no tmux server is running on %s (%s)", r.socket, r.socket.PathIn(r.getenv))
+	if other := r.socket.ElsewhereText(r.socket.Elsewhere("/proc", r.getenv)); other != "" {
+		msg += "; " + other
+	}
+	return (&tmxerr.Error{Code: tmxerr.NoServer, Err: ErrNoServer, Message: msg}).
+		WithFix("no_server", "tmx", r.socket.Command())
+}
+
+// Command is the tmx command line prefix that reaches the socket again:
+// "tmx" when the socket came from the environment or is the default, so
+// that a command suggested to the same user selects it the same way, and
+// "tmx -L NAME" or "tmx -S PATH" when a flag chose it.
+func (s Socket) Command() string {
+	if s.Source != "flag" {
+		return "tmx"
+	}
+	if s.Path != "" {
+		return "tmx -S " + ShellWord(s.Path)
+	}
+	return "tmx -L " + ShellWord(s.Name)
+}
+
+// ShellWord quotes w for a POSIX shell when it holds anything but
+// letters, digits and ._+-/=:,@.
+func ShellWord(w string) string {
+	if w != "" && OnlyBytes(w, "._+-/=:,@") {
+		return w
+	}
+	return "'" + strings.ReplaceAll(w, "'", `'\''`) + "'"
 }
 
 // OrphanError reports a tmux server that still runs for this socket after

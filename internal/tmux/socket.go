@@ -58,6 +58,79 @@ func socketPathFor(name, tmpdir string, uid int) string {
 	return filepath.Join(tmpdir, fmt.Sprintf("tmux-%d", uid), name)
 }
 
+// Reason says in words what chose the socket and, for a -L name, what
+// chose its directory, e.g. "-L tmx, tmx's default (no -L or -S flag,
+// TMX_SOCKET_NAME or TMX_SOCKET_PATH); in /tmp/tmux-1000 because
+// TMUX_TMPDIR is unset". A process started with another TMUX_TMPDIR looks
+// for a -L socket in another directory, and so finds another server or
+// none: the reason names it so that the user can tell.
+func (s Socket) Reason(getenv func(string) string) string {
+	flag, env := "-L", "TMX_SOCKET_NAME"
+	if s.Path != "" {
+		flag, env = "-S", "TMX_SOCKET_PATH"
+	}
+	var why string
+	switch s.Source {
+	case "flag":
+		why = "given with " + flag
+	case "env":
+		why = "from " + env
+	default:
+		why = "tmx's default (no -L or -S flag, TMX_SOCKET_NAME or TMX_SOCKET_PATH)"
+	}
+	why = s.String() + ", " + why
+	if s.Path != "" {
+		return why
+	}
+	dir := filepath.Dir(s.PathIn(getenv))
+	tmp := getenv("TMUX_TMPDIR")
+	st, err := os.Stat(tmp)
+	switch {
+	case tmp == "":
+		return why + "; in " + dir + " because TMUX_TMPDIR is unset"
+	case err != nil || !st.IsDir():
+		return why + "; in " + dir + " because TMUX_TMPDIR=" + tmp + " is not a directory"
+	default:
+		return why + "; in " + dir + " because TMUX_TMPDIR=" + tmp
+	}
+}
+
+// Elsewhere returns the tmux servers of this user, under procRoot, that
+// serve a -L socket of this socket's name in another directory than this
+// process's TMUX_TMPDIR chooses: the server the user's own shells reach,
+// when this process was started with another TMUX_TMPDIR (or none), as
+// MCP hosts start their servers with a few variables only. None for a
+// -S socket, or where there is no /proc.
+func (s Socket) Elsewhere(procRoot string, getenv func(string) string) []ServerProcess {
+	if s.Path != "" {
+		return nil
+	}
+	ours := filepath.Clean(s.PathIn(getenv))
+	var out []ServerProcess
+	for _, srv := range Servers(procRoot) {
+		if srv.UID == os.Getuid() && srv.Path != ours && filepath.Base(srv.Path) == s.Name &&
+			filepath.Base(filepath.Dir(srv.Path)) == fmt.Sprintf("tmux-%d", srv.UID) {
+			out = append(out, srv)
+		}
+	}
+	return out
+}
+
+// ElsewhereText says what [Socket.Elsewhere] found, and the
+// TMUX_TMPDIR that reaches it; "" for none.
+func (s Socket) ElsewhereText(others []ServerProcess) string {
+	if len(others) == 0 {
+		return ""
+	}
+	o := others[0]
+	tmpdir := filepath.Dir(filepath.Dir(o.Path))
+	fix := "set TMUX_TMPDIR=" + tmpdir + " where tmx runs (for an MCP server, in the host's env for it) to reach that server"
+	if tmpdir == "/tmp" {
+		fix = "unset TMUX_TMPDIR where tmx runs (for an MCP server, in the host's env for it) to reach that server"
+	}
+	return fmt.Sprintf("another tmux server of this user (pid %d) serves %s at %s, which this process does not reach: %s", o.PID, s, o.Path, fix)
+}
+
 // Live reports whether a server accepts connections on the socket. It only
 // connects and closes; it sends tmux nothing. (A raw socket rather than
 // package net, which would link tmx dynamically and slow every start.)
