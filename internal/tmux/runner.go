@@ -351,7 +351,7 @@ const DoneFDEnv = "TMX_DONE_FD"
 // pane; the key signs cursors and must stay with tmx-mcp and its tmx
 // children), TMX_WORDS removed (tmx-mcp words its own children's hints;
 // a pane's tmx is a human's), GOMAXPROCS removed when tmx-mcp set it
-// ([ChildGOMAXPROCSEnv]), [DoneFDEnv] removed, and a UTF-8 LC_CTYPE when the caller's locale
+// ([ChildGOMAXPROCSEnv]), [DoneFDEnv] and [SocketSourceEnv] removed (a pane's tmx chooses its own socket), and a UTF-8 LC_CTYPE when the caller's locale
 // is not UTF-8 (a tmux client without one writes "_" for every non-ASCII
 // byte of format output).
 func ChildEnv(environ []string) []string {
@@ -369,7 +369,7 @@ func ChildEnv(environ []string) []string {
 	for _, kv := range environ {
 		k, _, _ := strings.Cut(kv, "=")
 		switch {
-		case k == "TMUX" || k == "TMUX_PANE" || k == "TMX_CURSOR_KEY" || k == "TMX_WORDS" || k == ChildGOMAXPROCSEnv || k == DoneFDEnv:
+		case k == "TMUX" || k == "TMUX_PANE" || k == "TMX_CURSOR_KEY" || k == "TMX_WORDS" || k == ChildGOMAXPROCSEnv || k == DoneFDEnv || k == SocketSourceEnv:
 			continue
 		case k == "GOMAXPROCS" && ownProcs:
 			continue

@@ -13,6 +13,13 @@ import (
 // DefaultSocketName is the dedicated, product-scoped socket: tmux -L tmx.
 const DefaultSocketName = "tmx"
 
+// SocketSourceEnv is set by tmx-mcp in its children's environment to the
+// source of the socket it chose ("env" or "default") when it passes that
+// socket as a flag ([SelectSocket]): so their socket_source and
+// socket_reason are tmx-mcp's, not "flag". It is tmx-mcp's, not a
+// setting.
+const SocketSourceEnv = "TMX_SOCKET_SOURCE"
+
 // Socket says which tmux socket to use and why.
 type Socket struct {
 	// Name is set for a -L socket, Path for a -S socket.
@@ -159,6 +166,19 @@ func SelectSocket(flagName, flagPath string, getenv func(string) string) (Socket
 		return s, both("-L/--socket-name or -S/--socket-path", flagName, flagPath)
 	case flagName != "" || flagPath != "":
 		s = Socket{Name: flagName, Path: flagPath, Source: "flag"}
+		// tmx-mcp passes its children the socket it chose as a flag, and
+		// says what chose it: that is what they report, when the flag
+		// is what that source gives.
+		switch getenv(SocketSourceEnv) {
+		case "env":
+			if flagName != "" && flagName == getenv("TMX_SOCKET_NAME") || flagPath != "" && flagPath == getenv("TMX_SOCKET_PATH") {
+				s.Source = "env"
+			}
+		case "default":
+			if flagName == DefaultSocketName && getenv("TMX_SOCKET_NAME") == "" && getenv("TMX_SOCKET_PATH") == "" {
+				s.Source = "default"
+			}
+		}
 	default:
 		name, path := getenv("TMX_SOCKET_NAME"), getenv("TMX_SOCKET_PATH")
 		if name != "" && path != "" {
