@@ -78,8 +78,8 @@ func TestSocketElsewhereIsNamed(t *testing.T) {
 		t.Errorf("status socket_reason: %q", r)
 	}
 	r := tmx(t, moved, "", "--json", "info")
-	if _, msg, _ := r.errDoc(t); !strings.Contains(msg, path) || !strings.Contains(msg, want) {
-		t.Errorf("info: %q", msg)
+	if _, msg, hint := r.errDoc(t); !strings.Contains(msg, path) || !strings.Contains(msg, want) || !strings.HasPrefix(hint, want+"where you run tmx") {
+		t.Errorf("info: %q %q", msg, hint)
 	}
 	_, checks := doctorDoc(t, moved, 0)
 	wantCheck(t, checks, "socket", "warn", path, want)

@@ -14,6 +14,7 @@ var cliWords = tmxerr.Words{
 	"list_panes":            say("list what exists with: tmx ls --panes"),
 	"targets":               say("targets look like %7, @3, $1, work, work:2, work:logs, work:2.1 or . (see: tmx help targets)"),
 	"no_server":             noServerWords,
+	"no_server_elsewhere":   sayf("%[1]s where you run tmx to reach that server; or start another here with: %[2]s new", "tmpdir", "tmx"),
 	"server_gone":           say("check with: tmx status"),
 	"tmux_unresponsive":     sayf("a stopped server resumes with: kill -CONT %s; otherwise see what it is busy with before trying again", "pid"),
 	"upgrade_tmux":          say("upgrade tmux, or point --tmux at a newer binary"),

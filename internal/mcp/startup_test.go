@@ -71,7 +71,8 @@ func TestFirstResultSaysWhichSocket(t *testing.T) {
 		}
 	}
 	res, texts := rawCall(t, s, "list_sessions", map[string]any{})
-	if !res.IsError || len(texts) != 2 || !strings.Contains(texts[0], "no_server") || !strings.Contains(texts[0], serverPath) {
+	if !res.IsError || len(texts) != 2 || !strings.Contains(texts[0], "no_server") || !strings.Contains(texts[0], serverPath) ||
+		!strings.Contains(texts[0], "hint: tell the user: the MCP host started this server without their TMUX_TMPDIR; set TMUX_TMPDIR="+theirs+" in its env") {
 		t.Fatalf("the first call: error %v, %q", res.IsError, texts)
 	}
 	if !strings.Contains(texts[1], "tmx-mcp uses the tmux socket "+ours) || !strings.Contains(texts[1], "set TMUX_TMPDIR="+theirs+" ") {

@@ -281,8 +281,11 @@ func (r *Runner) noServer() error {
 		return err
 	}
 	msg := fmt.Sprintf("no tmux server is running on %s (%s)", r.socket, r.socket.PathIn(r.getenv))
-	if other := r.socket.ElsewhereText(r.socket.Elsewhere("/proc", r.getenv)); other != "" {
-		msg += "; " + other
+	if others := r.socket.Elsewhere("/proc", r.getenv); len(others) > 0 {
+		// Starting a server here would make a second one: the fix is
+		// the environment.
+		return (&tmxerr.Error{Code: tmxerr.NoServer, Err: ErrNoServer, Message: msg + "; " + r.socket.ElsewhereText(others)}).
+			WithFix("no_server_elsewhere", "tmx", r.socket.Command(), "tmpdir", TMPDIRFor(others[0]))
 	}
 	return (&tmxerr.Error{Code: tmxerr.NoServer, Err: ErrNoServer, Message: msg}).
 		WithFix("no_server", "tmx", r.socket.Command())

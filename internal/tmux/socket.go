@@ -130,12 +130,17 @@ func (s Socket) ElsewhereText(others []ServerProcess) string {
 		return ""
 	}
 	o := others[0]
-	tmpdir := filepath.Dir(filepath.Dir(o.Path))
-	fix := "set TMUX_TMPDIR=" + tmpdir + " where tmx runs (for an MCP server, in the host's env for it) to reach that server"
-	if tmpdir == "/tmp" {
-		fix = "unset TMUX_TMPDIR where tmx runs (for an MCP server, in the host's env for it) to reach that server"
+	return fmt.Sprintf("another tmux server of this user (pid %d) serves %s at %s, which this process does not reach: %s where tmx runs (for an MCP server, in the host's env for it) to reach that server",
+		o.PID, s, o.Path, TMPDIRFor(o))
+}
+
+// TMPDIRFor says how to set TMUX_TMPDIR to reach server o's -L socket:
+// "set TMUX_TMPDIR=DIR", or "unset TMUX_TMPDIR" for one under /tmp.
+func TMPDIRFor(o ServerProcess) string {
+	if tmpdir := filepath.Dir(filepath.Dir(o.Path)); tmpdir != "/tmp" {
+		return "set TMUX_TMPDIR=" + tmpdir
 	}
-	return fmt.Sprintf("another tmux server of this user (pid %d) serves %s at %s, which this process does not reach: %s", o.PID, s, o.Path, fix)
+	return "unset TMUX_TMPDIR"
 }
 
 // Live reports whether a server accepts connections on the socket. It only
