@@ -45,6 +45,57 @@ func TestSchemas(t *testing.T) {
 	}
 }
 
+// Every "type" in tools/list, input and output schemas alike, is one
+// string, and every anyOf or oneOf branch has one: a nullable member is
+// {"anyOf":[{"type":"null"},{"type":...}]}, never {"type":["null",...]}.
+// Both are JSON Schema 2020-12, but clients that read "type" as a string
+// (and the MCP Inspector's --strict lint, which warns about each list)
+// take only the first; Gemini refuses a branch without a type.
+func TestSchemasTypeIsOneString(t *testing.T) {
+	var walk func(tool, where string, v any)
+	walk = func(tool, where string, v any) {
+		switch v := v.(type) {
+		case map[string]any:
+			if typ, ok := v["type"]; ok {
+				if _, one := typ.(string); !one {
+					t.Errorf("%s: %s has type %v, not one string", tool, where, typ)
+				}
+			}
+			for _, k := range []string{"anyOf", "oneOf"} {
+				branches, _ := v[k].([]any)
+				for i, b := range branches {
+					if m, _ := b.(map[string]any); m["type"] == nil {
+						t.Errorf("%s: %s.%s[%d] has no type", tool, where, k, i)
+					}
+				}
+			}
+			for k, c := range v {
+				walk(tool, where+"."+k, c)
+			}
+		case []any:
+			for i, c := range v {
+				walk(tool, fmt.Sprintf("%s[%d]", where, i), c)
+			}
+		}
+	}
+	nullable := 0
+	for _, tool := range catalog.All() {
+		raw, err := toolschema.RawEntry(tool)
+		if err != nil {
+			t.Fatal(err)
+		}
+		nullable += strings.Count(string(raw), `{"type":"null"}`)
+		var e any
+		if err := json.Unmarshal(raw, &e); err != nil {
+			t.Fatal(err)
+		}
+		walk(tool.Name, tool.Name, e)
+	}
+	if nullable == 0 {
+		t.Error("no output schema has a nullable member: the walk above checked nothing that matters")
+	}
+}
+
 // The input schemas tools/list shows state every size limit tmx-mcp
 // enforces, so a client can check a call before making it: each string
 // that is not an enum has its maxLength (65536 for a payload, 4096 for

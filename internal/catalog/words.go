@@ -24,6 +24,7 @@ var ToolWords = tmxerr.Words{
 	"list_panes":            Say("call list_panes (or list_sessions) to see what exists; names match exactly"),
 	"targets":               Say("targets look like %7, @3, $1, work, work:2, work:logs, work:2.1 or . (your own pane)"),
 	"no_server":             Say("call create_session, or run_shell_command without a target, to start tmx's server"),
+	"no_server_elsewhere":   Sayf("tell the user: the MCP host started this server without their TMUX_TMPDIR; %s in its env for tmx, then restart it. create_session would start a second server here instead", "tmpdir"),
 	"server_gone":           Say("the tmux server exited; call get_server_info, or create_session to start a new one"),
 	"tmux_unresponsive":     Sayf("the tmux server is stopped or stuck; tell the user (a stopped server resumes with kill -CONT %s), and do not retry until it answers", "pid"),
 	"upgrade_tmux":          Say("upgrade tmux, or start tmx-mcp with TMX_TMUX naming a newer binary"),

@@ -42,6 +42,10 @@ type Env struct {
 	StderrTTY bool
 	// Args are the process arguments (Args[0] is the program).
 	Args []string
+	// Host is the host as the caller named it (--host, TMX_HOST) when
+	// this tmx runs a call that came over SSH; empty otherwise. Human
+	// reports about the machine (status, doctor) name it.
+	Host string
 }
 
 // Main runs tmx with the process's arguments and streams and returns the
@@ -171,7 +175,12 @@ func run(ctx context.Context, env *Env, all, signals bool) int {
 		return int(ex)
 	}
 	err = requiredFlagError(err, app, verb)
-	wordsFor(tmux.EnvLookup(env.Environ)).Render(tmxerr.As(err))
+	te := tmxerr.As(err)
+	if cmd, ok := te.Facts["tmx"]; ok && env.Host != "" {
+		// A command that fixes it runs on the host the call went to.
+		te.Facts["tmx"] = strings.Replace(cmd, "tmx", "tmx --host "+tmux.ShellWord(env.Host), 1)
+	}
+	wordsFor(tmux.EnvLookup(env.Environ)).Render(te)
 	printError(env.Err, err, asJSON)
 	return tmxerr.ExitStatus(err)
 }
@@ -273,7 +282,8 @@ func runOnHost(ctx context.Context, env *Env, host string, args []string) int {
 // runChild is `tmx --over-ssh-child`: the command of a call over SSH, on
 // its host, with the argv and terminal facts its session hands it.
 func runChild(ctx context.Context, env *Env) int {
-	argv, outTTY, errTTY, err := remote.ReadChild()
+	spec, err := remote.ReadChild()
+	argv := spec.Argv
 	if err == nil && len(argv) > 0 && (strings.HasPrefix(argv[0], remote.ServeFlag) || argv[0] == remote.ChildFlag) {
 		err = fmt.Errorf("%s is not a command", argv[0])
 	}
@@ -283,7 +293,7 @@ func runChild(ctx context.Context, env *Env) int {
 	}
 	child := *env
 	child.Args = append([]string{env.Args[0]}, argv...)
-	child.StdoutTTY, child.StderrTTY = outTTY, errTTY
+	child.StdoutTTY, child.StderrTTY, child.Host = spec.StdoutTTY, spec.StderrTTY, spec.Host
 	return Run(ctx, &child)
 }
 

@@ -46,7 +46,12 @@ func runDoctor(x *call, _ *doctorOptions) error {
 		SocketPath: globalString(x.Context, "socket-path"),
 		Environ:    x.env.Environ,
 	})
-	if err := x.emit(result.Doctor{Report: *rep}, func(w io.Writer) { printDoctor(w, rep) }); err != nil {
+	if err := x.emit(result.Doctor{Report: *rep}, func(w io.Writer) {
+		if x.env.Host != "" {
+			fmt.Fprintf(w, "host: %s\n\n", x.env.Host)
+		}
+		printDoctor(w, rep)
+	}); err != nil {
 		return err
 	}
 	if !rep.OK {

@@ -6,6 +6,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/tmx-sh/tmx/client"
 	"github.com/tmx-sh/tmx/internal/result"
 )
 
@@ -36,7 +37,8 @@ func runInfo(x *call, _ *infoOptions) error {
 	if err != nil {
 		return err
 	}
-	doc := result.Info{Server: snap.Server, Socket: cl.Socket(), TmuxPath: cl.TmuxPath(), Caller: snap.Caller}
+	doc := result.Info{Server: snap.Server, Socket: cl.Socket(), SocketReason: cl.Socket().Reason(cl.Getenv), TmuxPath: cl.TmuxPath(), Caller: snap.Caller}
+	x.warnElsewhere(cl)
 	sessions, windows := map[string]bool{}, map[string]bool{}
 	panes := map[string]bool{}
 	for _, p := range snap.Panes {
@@ -44,11 +46,30 @@ func runInfo(x *call, _ *infoOptions) error {
 	}
 	doc.Sessions, doc.Windows, doc.Panes = len(sessions), len(windows), len(panes)
 	return x.emit(doc, func(w io.Writer) {
-		fmt.Fprintf(w, "socket:      %s (%s, from %s)\n", doc.SocketPath, doc.Socket, doc.Socket.Source)
+		if x.env.Host != "" {
+			fmt.Fprintf(w, "host:        %s\n", x.env.Host)
+		}
+		fmt.Fprintf(w, "socket:      %s (%s)\n", doc.SocketPath, doc.SocketReason)
 		fmt.Fprintf(w, "server pid:  %d\n", doc.PID)
 		fmt.Fprintf(w, "tmux:        %s (%s)\n", doc.Version, doc.TmuxPath)
 		fmt.Fprintf(w, "config:      %s\n", provenanceText(doc.Server))
 		fmt.Fprintf(w, "objects:     %s, %s, %s\n", plural(doc.Sessions, "session"), plural(doc.Windows, "window"), plural(doc.Panes, "pane"))
 		fmt.Fprintf(w, "caller pane: %s\n", callerText(doc.Caller))
 	})
+}
+
+// warnElsewhere adds to the call's warnings (stderr in human mode) a
+// tmux server of this user that serves the socket's name in another
+// directory (see [tmux.Socket.Elsewhere]): the one the user's shells
+// reach, when this tmx was started with another TMUX_TMPDIR.
+func (x *call) warnElsewhere(cl *client.Client) {
+	sock := cl.Socket()
+	w := sock.ElsewhereText(sock.Elsewhere(cl.Getenv))
+	switch {
+	case w == "":
+	case x.json:
+		x.warnings = append(x.warnings, w)
+	default:
+		fmt.Fprintf(x.env.Err, "tmx: warning: %s\n", w)
+	}
 }

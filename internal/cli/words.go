@@ -1,6 +1,8 @@
 package cli
 
 import (
+	"fmt"
+
 	"github.com/tmx-sh/tmx/internal/catalog"
 	"github.com/tmx-sh/tmx/tmxerr"
 )
@@ -11,7 +13,8 @@ import (
 var cliWords = tmxerr.Words{
 	"list_panes":            say("list what exists with: tmx ls --panes"),
 	"targets":               say("targets look like %7, @3, $1, work, work:2, work:logs, work:2.1 or . (see: tmx help targets)"),
-	"no_server":             say("start one with: tmx new, or run a command with: tmx run -- COMMAND"),
+	"no_server":             noServerWords,
+	"no_server_elsewhere":   sayf("%[1]s where you run tmx to reach that server; or start another here with: %[2]s new", "tmpdir", "tmx"),
 	"server_gone":           say("check with: tmx status"),
 	"tmux_unresponsive":     sayf("a stopped server resumes with: kill -CONT %s; otherwise see what it is busy with before trying again", "pid"),
 	"upgrade_tmux":          say("upgrade tmux, or point --tmux at a newer binary"),
@@ -70,6 +73,17 @@ var cliWords = tmxerr.Words{
 }
 
 var say, sayf = catalog.Say, catalog.Sayf
+
+// noServerWords name the commands that start a server on the socket the
+// failed call used: its fact "tmx" carries the flag that chose it (tmx -L
+// default), since a bare tmx new starts one on tmx's own socket.
+func noServerWords(f tmxerr.Facts) string {
+	cmd := f["tmx"]
+	if cmd == "" {
+		cmd = "tmx"
+	}
+	return fmt.Sprintf("start one with: %[1]s new, or run a command with: %[1]s run -- COMMAND", cmd)
+}
 
 // wordsFor returns the words this tmx speaks: tmx-mcp's when tmx-mcp runs
 // it (TMX_WORDS=mcp), else the CLI's.

@@ -240,11 +240,7 @@ func (d *doctor) socketCheck() Check {
 	if d.running {
 		path = d.srvPath
 	}
-	kind := "name"
-	if d.sock.Path != "" {
-		kind = "path"
-	}
-	facts = append(facts, fmt.Sprintf("selected: %s (socket %s, from %s)", d.sock, kind, d.sock.Source))
+	facts = append(facts, "selected: "+d.sock.Reason(d.getenv))
 	facts = append(facts, "path: "+path)
 
 	// The directory that holds the socket.
@@ -297,6 +293,11 @@ func (d *doctor) socketCheck() Check {
 		ch.Summary = fmt.Sprintf("%s (%s): %s", d.sock, path, state)
 	}
 
+	// A server of this user on the same -L name in another directory is
+	// the one the user's shells reach: say it first.
+	if other := d.sock.ElsewhereText(d.sock.Elsewhere(d.getenv)); other != "" {
+		add(StatusWarn, other)
+	}
 	// The environment that moves or shadows the socket: tmux puts -L
 	// sockets under $TMUX_TMPDIR, or under /tmp when it is not a directory.
 	if tmp := d.getenv("TMUX_TMPDIR"); tmp != "" && d.sock.Path == "" {
@@ -310,6 +311,10 @@ func (d *doctor) socketCheck() Check {
 	}
 	if t := d.getenv("TMUX"); t != "" {
 		facts = append(facts, "TMUX is set (tmx runs inside a tmux pane); tmx does not follow it: it uses "+d.sock.String())
+	}
+	// The summary is said once: not again among the facts.
+	if i := slices.Index(facts, ch.Summary); i >= 0 {
+		facts = slices.Delete(facts, i, i+1)
 	}
 	ch.Detail = strings.Join(facts, "\n")
 	switch {

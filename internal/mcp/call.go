@@ -88,6 +88,11 @@ func (s *Server) callTool(ctx context.Context, msg *Message, p *params) ([]byte,
 		return refuse("unknown_tool", rpcError(jsonrpc2.CodeInvalidParams, "unknown tool: %q (list the tools with tools/list)", clip.String(name, 64)))
 	}
 
+	if r := s.cfg.Refusal; r != nil {
+		finish("refused", string(r.Code))
+		b, err := encodeJSON(s.withNote(errorResult(string(r.Code), r.Message, r.Hint)))
+		return b, internalErr(err)
+	}
 	var o outcome
 	if len(tool.Nested) > 0 {
 		o = s.runBatch(ctx, tool, obj)
@@ -102,11 +107,30 @@ func (s *Server) callTool(ctx context.Context, msg *Message, p *params) ([]byte,
 		return nil, nil // the caller skips the reply
 	case o.code != "":
 		finish("error", string(o.code))
-		b, err := encodeJSON(errorResult(string(o.code), o.message, o.hint))
+		b, err := encodeJSON(s.withNote(errorResult(string(o.code), o.message, o.hint)))
 		return b, internalErr(err)
 	}
 	finish("ok", "")
-	return successResult(o.doc), nil
+	return successResult(o.doc, s.takeNote()), nil
+}
+
+// takeNote returns the Note the first time a result asks for it, and ""
+// after: the first tool result of the process says which server it
+// serves, whatever the call.
+func (s *Server) takeNote() string {
+	if s.cfg.Note == "" || !s.noted.CompareAndSwap(false, true) {
+		return ""
+	}
+	return s.cfg.Note
+}
+
+// withNote adds the Note to r as a text block of its own, when r is the
+// first result.
+func (s *Server) withNote(r callResult) callResult {
+	if n := s.takeNote(); n != "" {
+		r.Content = append(r.Content, content{Type: "text", Text: n})
+	}
+	return r
 }
 
 // errorResult is a tool failure: a result with isError and text that names
@@ -126,7 +150,10 @@ func errorResult(code, message, hint string) callResult {
 // SHOULD also return it serialised in a TextContent block). doc goes in as
 // it is, compacted only if it spans lines, and the text is encoded once
 // without HTML escaping, so pane text keeps its <, > and &.
-func successResult(doc []byte) []byte {
+//
+// A note, when not empty, follows the JSON as a text block of its own
+// (the first result's Note).
+func successResult(doc []byte, note string) []byte {
 	doc = result.WithoutSchemaVersion(doc)
 	if bytes.ContainsAny(doc, "\r\n") {
 		var c bytes.Buffer
@@ -135,7 +162,12 @@ func successResult(doc []byte) []byte {
 		}
 	}
 	text, _ := encodeJSON(string(doc))
-	return slices.Concat([]byte(`{"content":[{"type":"text","text":`), text, []byte(`}],"structuredContent":`), doc, []byte(`,"isError":false}`))
+	var more []byte
+	if note != "" {
+		n, _ := encodeJSON(note)
+		more = slices.Concat([]byte(`,{"type":"text","text":`), n, []byte(`}`))
+	}
+	return slices.Concat([]byte(`{"content":[{"type":"text","text":`), text, []byte(`}`), more, []byte(`],"structuredContent":`), doc, []byte(`,"isError":false}`))
 }
 
 // maxProgressToken bounds a progress token, in bytes of its JSON text: the

@@ -111,8 +111,9 @@ func TestMCPServesHost(t *testing.T) {
 	}
 }
 
-// tmx-mcp does not start for a host it cannot use, and says why.
-func TestMCPRefusesUnusableHost(t *testing.T) {
+// tmx-mcp --schema with TMX_HOST contacts nothing, not even ssh. (A host
+// it cannot use at start: TestStartsWithAnUnreachableHost.)
+func TestMCPSchemaContactsNoHost(t *testing.T) {
 	t.Parallel()
 	if _, err := sshtest.Find(); err != nil {
 		t.Skip(err)
@@ -122,13 +123,7 @@ func TestMCPRefusesUnusableHost(t *testing.T) {
 	short, _ := os.MkdirTemp("", "tmxm")
 	os.Chmod(short, 0o700)
 	defer os.RemoveAll(short)
-	cmd := serverCmd(srv, remote.Env+"="+sshd.Host, "TMX_SSH="+sshd.SSHWrongKey, "XDG_RUNTIME_DIR="+short)
-	out, err := cmd.CombinedOutput()
-	if err == nil || !strings.Contains(string(out), "refused authentication") || !strings.Contains(string(out), "hint: ") {
-		t.Errorf("tmx-mcp with a host that refuses the key: %v\n%s", err, out)
-	}
-	// --schema contacts nothing.
-	cmd = serverCmd(srv, remote.Env+"="+sshd.Host, "TMX_SSH=/nonexistent/ssh", "XDG_RUNTIME_DIR="+short)
+	cmd := serverCmd(srv, remote.Env+"="+sshd.Host, "TMX_SSH=/nonexistent/ssh", "XDG_RUNTIME_DIR="+short)
 	cmd.Args = append(cmd.Args, "--schema")
 	if out, err := cmd.Output(); err != nil || !strings.HasPrefix(strings.TrimSpace(string(out)), "[") {
 		t.Errorf("tmx-mcp --schema with TMX_HOST: %v %.200s", err, out)

@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"os/signal"
 	"path/filepath"
@@ -19,6 +20,7 @@ import (
 	"github.com/tmx-sh/tmx/docs"
 	"github.com/tmx-sh/tmx/internal/catalog"
 	"github.com/tmx-sh/tmx/internal/executable"
+	"github.com/tmx-sh/tmx/internal/result"
 	"github.com/tmx-sh/tmx/internal/tmux"
 	"github.com/tmx-sh/tmx/tmxerr"
 )
@@ -118,8 +120,9 @@ func Main(ctx context.Context, args, environ []string, stdin io.Reader, stdout, 
 		return 0
 	}
 
-	st, err := Startup(StartupOptions{SocketName: socketName, SocketPath: socketPath, Environ: environ, Warn: stderr, Version: version, ProbeHost: !schema})
-	if err != nil {
+	opts := StartupOptions{SocketName: socketName, SocketPath: socketPath, Environ: environ, Warn: stderr, Version: version, ProbeHost: !schema}
+	st, err := Startup(opts)
+	if err != nil && schema {
 		return fail(tmxerr.ExitStatus(err), err)
 	}
 	if schema {
@@ -131,12 +134,27 @@ func Main(ctx context.Context, args, environ []string, stdin io.Reader, stdout, 
 		stdout.Write(b)
 		return 0
 	}
-	if st.Config.CLI == "" {
-		return fail(1, st.CLIError)
+	// A setting that keeps tmx-mcp from serving (a bad TMX_SOCKET_NAME,
+	// no tmx binary, an audit file it cannot write) is the user's to fix,
+	// and an MCP host shows a server that exits at start only as "failed
+	// to connect": tmx-mcp starts anyway and answers every tool call with
+	// the error and its fix, which hosts do show.
+	if err == nil && st.Config.CLI == "" {
+		err = st.CLIError
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "tmx-mcp: error: %s (every tool call reports it)\n", tmxerr.As(err).Message)
+		if st, err = startRefusing(opts, err); err != nil {
+			return fail(tmxerr.ExitStatus(err), err)
+		}
 	}
 	audit, closeAudit, err := openAudit(st.getenv("TMX_AUDIT"), stderr)
 	if err != nil {
-		return fail(1, err)
+		fmt.Fprintf(stderr, "tmx-mcp: error: %s (every tool call reports it; the audit trail goes to stderr)\n", tmxerr.As(err).Message)
+		audit, closeAudit = stderr, func() {}
+		if st.Config.Refusal == nil {
+			st.Config.Refusal = refusalOf(err)
+		}
 	}
 	defer closeAudit()
 	st.Config.Audit = audit
@@ -152,6 +170,50 @@ func Main(ctx context.Context, args, environ []string, stdin io.Reader, stdout, 
 	go debug.FreeOSMemory()
 	srv.Serve(ctx, stdin, stdout)
 	return 0
+}
+
+// startRefusing is the startup of a tmx-mcp that cannot serve because of
+// cause: the tools of the inspect toolset on tmx's default socket, so that
+// a host lists some, each call of which fails with cause and its fix
+// ([Config.Refusal]); tmux://capabilities is cause's error document. It
+// fails only when even that cannot be decided.
+func startRefusing(o StartupOptions, cause error) (*Started, error) {
+	all := o.Environ
+	if all == nil {
+		all = os.Environ()
+	}
+	var environ []string
+	for _, kv := range all {
+		switch k, _, _ := strings.Cut(kv, "="); k {
+		case "TMX_SOCKET_NAME", "TMX_SOCKET_PATH", "TMX_TOOLSETS", "TMX_TOOLS", "TMX_EXCLUDE_TOOLS", "TMX_HOST":
+		default:
+			environ = append(environ, kv)
+		}
+	}
+	environ = append(environ, "TMX_TOOLSETS=inspect")
+	d, err := catalog.Decide(catalog.DecideOptions{Environ: environ, Version: o.Version})
+	if err != nil {
+		return nil, cause
+	}
+	doc, err := result.Marshal(result.ErrorOf(cause))
+	if err != nil {
+		return nil, cause
+	}
+	cfg := Config{Surface: d.Surface, Limits: d.Limits, Version: o.Version, Env: environ, Capabilities: doc,
+		Refusal: refusalOf(cause), Note: "tmx-mcp cannot serve: " + tmxerr.As(cause).Message}
+	return &Started{Config: cfg, getenv: d.Getenv}, nil
+}
+
+// refusalOf is the error every tool call of a tmx-mcp that cannot serve
+// returns: err's code and message, and its hint followed by the restart
+// that makes a fixed setting count.
+func refusalOf(err error) *tmxerr.Error {
+	te := catalog.ToolWords.Render(tmxerr.As(err))
+	hint := "then restart this MCP server (tmx-mcp reads its settings once, at start)"
+	if te.Hint != "" {
+		hint = te.Hint + "; " + hint
+	}
+	return tmxerr.New(te.Code, "tmx-mcp started but cannot serve: "+te.Message, hint)
 }
 
 // StartupOptions are the inputs of [Startup].
@@ -190,6 +252,7 @@ func Startup(o StartupOptions) (*Started, error) {
 		return nil, err
 	}
 	var facts *catalog.RemoteServer
+	var hostErr error
 	if host != "" && o.ProbeHost {
 		sock, err := client.SelectSocket(client.Options{SocketName: o.SocketName, SocketPath: o.SocketPath, Environ: environ})
 		if err != nil {
@@ -199,8 +262,14 @@ func Startup(o StartupOptions) (*Started, error) {
 		if err != nil {
 			return nil, err
 		}
-		if facts, err = probeHost(cli, environ, host, sock.Args()); err != nil {
-			return nil, err
+		// A host that cannot be reached now (down, a closed port, a key
+		// not loaded yet) is no reason not to start: the host's server
+		// is then unknown, taken as running (no teardown by default),
+		// and each call tries the host again and fails, until it
+		// answers, with the error and hint of its own.
+		if facts, hostErr = probeHost(cli, environ, host, sock.Args()); hostErr != nil && o.Warn != nil {
+			te := tmxerr.As(hostErr)
+			fmt.Fprintf(o.Warn, "tmx-mcp: warning: %s (%s); starting anyway: each tool call tries %s again\n", te.Message, te.Code, host)
 		}
 	}
 	d, err := catalog.Decide(catalog.DecideOptions{SocketName: o.SocketName, SocketPath: o.SocketPath, Environ: o.Environ, Warn: o.Warn, Version: o.Version,
@@ -222,18 +291,56 @@ func Startup(o StartupOptions) (*Started, error) {
 	if d.Getenv("GOMAXPROCS") == "" {
 		env = append(env, "GOMAXPROCS=1", tmux.ChildGOMAXPROCSEnv+"=1")
 	}
+	// The children get the socket as a flag, and what chose it, so that
+	// they report that (socket_source, socket_reason).
 	global := d.Socket.Args()
+	if d.Socket.Source != "flag" {
+		env = append(env, tmux.SocketSourceEnv+"="+d.Socket.Source)
+	}
 	if host != "" {
 		global = append([]string{"--host", host}, global...)
 	}
 	cfg := Config{Surface: d.Surface, Limits: d.Limits, Version: o.Version, Env: env, GlobalArgs: global,
-		CallDeadline: callDeadline(d.Getenv, o.Warn), Capabilities: d.Capabilities}
+		CallDeadline: callDeadline(d.Getenv, o.Warn), Capabilities: d.Capabilities, Note: socketNote(d, host, hostErr)}
 	cli, cliErr := findCLI(d.Getenv)
 	cfg.CLI = cli
 	if d.Surface.TeardownByDefault {
 		cfg.TeardownGuard = client.TeardownGuardEnv + "=1"
 	}
 	return &Started{Config: cfg, CLIError: cliErr, getenv: d.Getenv}, nil
+}
+
+// socketNote says which tmux server tmx-mcp serves and why, for the
+// instructions and the first tool result of a session: an MCP host may
+// start tmx-mcp with another environment than the user's shells (the MCP
+// Inspector passes HOME, PATH, PWD, SHELL and TERM only), and without the
+// user's TMUX_TMPDIR its -L socket is in another directory, with another
+// server. It names a server of this user that serves the same name
+// elsewhere, and the TMUX_TMPDIR that reaches it. Over SSH it names the
+// host, and why the host could not be asked at start (hostErr).
+func socketNote(d *catalog.Decision, host string, hostErr error) string {
+	if host != "" {
+		note := fmt.Sprintf("tmx-mcp serves the tmux of %s through SSH (TMX_HOST), socket %s there; get_server_info says where its socket is", host, d.Socket)
+		if hostErr != nil {
+			te := tmxerr.As(hostErr)
+			note += fmt.Sprintf(". At start %s could not be asked (%s: %s", host, te.Code, te.Message)
+			if te.Hint != "" {
+				note += "; " + te.Hint
+			}
+			note += "); each tool call tries again"
+		}
+		return note
+	}
+	note := fmt.Sprintf("tmx-mcp uses the tmux socket %s (%s); ", d.Socket.PathIn(d.Getenv), d.Socket.Reason(d.Getenv))
+	if d.Live {
+		note += "a server runs there"
+	} else {
+		note += "no server runs there yet: the first call that needs one starts it"
+	}
+	if other := d.Socket.ElsewhereText(d.Socket.Elsewhere(d.Getenv)); other != "" {
+		note += ". Warning: " + other
+	}
+	return note
 }
 
 // DefaultCallDeadline bounds a tool call that does not wait.
@@ -278,14 +385,26 @@ func findCLI(getenv func(string) string) (string, error) {
 // openAudit opens the audit trail TMX_AUDIT names for appending (stderr
 // when empty): a regular file of this user, never through a symbolic link,
 // created with mode 0600 and set to 0600 if it had more, so that no one
-// else reads the trail. A link, another user's file or anything but a
+// else reads the trail. Its directory is created (mode 0700, and so are
+// the missing ones above it) when it does not exist: a fresh account has
+// no ~/.local/state. A link, another user's file or anything but a
 // regular file is refused (code usage), since the trail would then go
 // where someone else chose or could read it.
 func openAudit(path string, stderr io.Writer) (io.Writer, func(), error) {
 	if path == "" {
 		return stderr, func() {}, nil
 	}
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_APPEND|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0o600)
+	open := func() (*os.File, error) {
+		return os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_APPEND|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0o600)
+	}
+	f, err := open()
+	if errors.Is(err, fs.ErrNotExist) {
+		if mkErr := os.MkdirAll(filepath.Dir(path), 0o700); mkErr == nil {
+			f, err = open()
+		} else {
+			err = mkErr
+		}
+	}
 	if err != nil {
 		if errors.Is(err, syscall.ELOOP) {
 			return nil, nil, tmxerr.Errorf(tmxerr.Usage, "TMX_AUDIT: %s is a symbolic link", path).

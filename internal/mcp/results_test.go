@@ -35,7 +35,7 @@ func TestResultsAreNotHTMLEscaped(t *testing.T) {
 				StructuredContent json.RawMessage `json:"structuredContent"`
 			} `json:"result"`
 		}
-		if err := json.Unmarshal([]byte(line), &r); err != nil || len(r.Result.Content) != 1 {
+		if err := json.Unmarshal([]byte(line), &r); err != nil || len(r.Result.Content) == 0 || len(r.Result.Content) > 1 && i > 0 {
 			t.Fatalf("reply %s: %v", line, err)
 		}
 		if !strings.Contains(string(r.Result.StructuredContent), `"a<&>b"`) {

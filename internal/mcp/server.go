@@ -21,6 +21,7 @@ import (
 	"github.com/tmx-sh/tmx/internal/catalog"
 	"github.com/tmx-sh/tmx/internal/catalog/toolschema"
 	"github.com/tmx-sh/tmx/internal/clip"
+	"github.com/tmx-sh/tmx/tmxerr"
 )
 
 // Config is everything a Server needs, decided once at startup.
@@ -28,7 +29,7 @@ type Config struct {
 	// CLI is the absolute path of the tmx binary each tool call runs.
 	CLI string
 	// GlobalArgs select the frozen socket for every child ("-L", name or
-	// "-S", path).
+	// "-S", path), after --host when tmx-mcp serves one.
 	GlobalArgs []string
 	// Env is the children's environment.
 	Env []string
@@ -72,6 +73,14 @@ type Config struct {
 	// each of those calls checks the server is the one tmx started
 	// ([client.TeardownGuardEnv]).
 	TeardownGuard string
+	// Note says which tmux server tmx-mcp serves and why (see
+	// socketNote): the instructions end with it, and the first tool
+	// result of the process carries it in a second text block.
+	Note string
+	// Refusal, when set, is what every tool call returns instead of
+	// running: a setting keeps tmx-mcp from serving, and the error names
+	// its fix (see startRefusing).
+	Refusal *tmxerr.Error
 }
 
 // Server is one MCP session over stdio.
@@ -86,6 +95,10 @@ type Server struct {
 	audit     *auditLog
 	run       serverRun // the server run the client's ids come from
 	tasks     *taskStore
+	// instructions are Instructions and the Note; noted is set once a
+	// tool result carried the Note.
+	instructions string
+	noted        atomic.Bool
 
 	// modernTail and cacheTail are the members a 2026-07-28 result adds:
 	// resultType and _meta serverInfo, and for a cacheable result also
@@ -161,6 +174,10 @@ func NewServer(cfg Config) (*Server, error) {
 		cfg: cfg, schemas: map[string]*jsonschema.Resolved{}, tools: map[string]*catalog.Tool{},
 		sem: make(chan struct{}, cfg.MaxConcurrent), calls: map[jsonrpc2.ID]*inflight{},
 		audit: &auditLog{w: cfg.Audit}, tasks: newTaskStore(cfg.MaxActiveTasks, cfg.MaxKeptTasks, cfg.TaskTTL),
+	}
+	s.instructions = Instructions
+	if cfg.Note != "" {
+		s.instructions += "\n\nThis server: " + cfg.Note + "."
 	}
 	list, err := ToolsList(cfg.Surface)
 	if err != nil {
@@ -413,7 +430,7 @@ func (s *Server) inline(msg *Message, p *params, e era) ([]byte, bool, *rpcErr) 
 	if e.modern {
 		switch msg.Method {
 		case "server/discover":
-			b, err := encodeJSON(discoverResult{SupportedVersions: ModernVersions, Capabilities: s.capabilities(e.version), Instructions: Instructions})
+			b, err := encodeJSON(discoverResult{SupportedVersions: ModernVersions, Capabilities: s.capabilities(e.version), Instructions: s.instructions})
 			return b, true, internalErr(err)
 		case "tools/list", "resources/list", "resources/templates/list", "resources/read":
 			b, err := s.read(msg, p, e)
@@ -536,7 +553,7 @@ func (s *Server) initialize(msg *Message, p *params) ([]byte, *rpcErr) {
 	s.initialized, s.version = true, version
 	b, err := encodeJSON(initializeResult{
 		ProtocolVersion: version, Capabilities: s.capabilities(version),
-		ServerInfo: s.serverInfo(), Instructions: Instructions,
+		ServerInfo: s.serverInfo(), Instructions: s.instructions,
 	})
 	return b, internalErr(err)
 }

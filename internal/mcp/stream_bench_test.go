@@ -87,7 +87,7 @@ func BenchmarkCallRoundTrip(b *testing.B) {
 		if err := decodeParams(msg, &p); err != nil {
 			b.Fatal(err)
 		}
-		if err := s.Respond(msg.ID, successResult(benchDoc)); err != nil {
+		if err := s.Respond(msg.ID, successResult(benchDoc, "")); err != nil {
 			b.Fatal(err)
 		}
 	}

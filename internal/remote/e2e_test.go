@@ -356,3 +356,27 @@ func TestHostDisconnected(t *testing.T) {
 		return "clients " + r.srv.ClientList() + "; processes " + strings.Join(r.remoteProcs(), "; ")
 	})
 }
+
+// Human reports about the host name it as the caller named it, and a
+// hint that names a command to run names the host too: status, doctor,
+// and no_server's hint on a socket a flag chose.
+func TestHostHumanReportsNameHost(t *testing.T) {
+	t.Parallel()
+	r := newRig(t)
+	r.srv.NewPane("w", "bash", 80, 24)
+	res := r.tmx("", nil, "--host", r.host, "status")
+	if res.code != 0 || !strings.HasPrefix(res.stdout, "host:    "+r.host+"\n") {
+		t.Errorf("status over --host: %d %q %q", res.code, res.stdout, res.stderr)
+	}
+	res = r.tmx("", nil, "--host", r.host, "doctor")
+	if !strings.HasPrefix(res.stdout, "host: "+r.host+"\n") {
+		t.Errorf("doctor over --host: %d %q %q", res.code, res.stdout, res.stderr)
+	}
+	if res = r.tmx("", nil, "--host", r.host, "--json", "status"); res.doc(t)["host"] != r.host {
+		t.Errorf("status --json over --host: %q", res.stdout)
+	}
+	res = r.tmx("", nil, "--host", r.host, "-L", "none-"+r.srv.Name, "--json", "info")
+	if d := res.errDoc(t); errCode(d) != "no_server" || !strings.Contains(errHint(d), "tmx --host "+r.host+" -L none-"+r.srv.Name+" new") {
+		t.Errorf("no_server over --host: %q", res.stderr)
+	}
+}

@@ -62,6 +62,7 @@ type childSpec struct {
 	Argv      []string `json:"argv"`
 	StdoutTTY bool     `json:"stdout_tty,omitempty"`
 	StderrTTY bool     `json:"stderr_tty,omitempty"`
+	Host      string   `json:"host,omitempty"`
 }
 
 // handshake is the line the session prints first: the protocol, the nonce

@@ -135,7 +135,7 @@ func Serve(ctx context.Context, arg string, stdin io.Reader, stdout, stderr io.W
 		specW.Close()
 		return fail(tmxerr.Wrap(tmxerr.Internal, err, "cannot start %s: %v", exe, err))
 	}
-	json.NewEncoder(specW).Encode(childSpec{Argv: h.Argv, StdoutTTY: h.StdoutTTY, StderrTTY: h.StderrTTY})
+	json.NewEncoder(specW).Encode(childSpec{Argv: h.Argv, StdoutTTY: h.StdoutTTY, StderrTTY: h.StderrTTY, Host: h.Host})
 	specW.Close()
 
 	q := &queue{}
@@ -244,20 +244,29 @@ func childEnv(environ []string, h header) ([]string, error) {
 	return append(env, client.CursorKeyEnv+"="+key), nil
 }
 
+// Child is what the session hands `tmx --over-ssh-child`: its argv
+// (after the program name), whether the caller's stdout and stderr are
+// terminals, and the host as the caller named it, so that a human report
+// of this machine can name it as the caller knows it.
+type Child struct {
+	Argv                 []string
+	StdoutTTY, StderrTTY bool
+	Host                 string
+}
+
 // ReadChild reads what the session hands `tmx --over-ssh-child` on file
-// descriptor 3: its argv (after the program name) and whether the
-// caller's stdout and stderr are terminals.
-func ReadChild() (argv []string, stdoutTTY, stderrTTY bool, err error) {
+// descriptor 3.
+func ReadChild() (Child, error) {
 	f := os.NewFile(3, "over-ssh")
 	if f == nil {
-		return nil, false, false, errors.New("no call on file descriptor 3")
+		return Child{}, errors.New("no call on file descriptor 3")
 	}
 	defer f.Close()
 	var spec childSpec
 	if err := json.NewDecoder(io.LimitReader(f, maxRecord)).Decode(&spec); err != nil {
-		return nil, false, false, fmt.Errorf("%s is started by tmx's SSH session, which sends the call on file descriptor 3: %v", ChildFlag, err)
+		return Child{}, fmt.Errorf("%s is started by tmx's SSH session, which sends the call on file descriptor 3: %v", ChildFlag, err)
 	}
-	return spec.Argv, spec.StdoutTTY, spec.StderrTTY, nil
+	return Child{Argv: spec.Argv, StdoutTTY: spec.StdoutTTY, StderrTTY: spec.StderrTTY, Host: spec.Host}, nil
 }
 
 // queue holds the caller's stdin until the command reads it, so that the

@@ -277,15 +277,17 @@ type SessionDetail struct {
 	Windows  []client.WindowNode `json:"windows"`
 }
 
-// Info is tmx info (get_server_info).
+// Info is tmx info (get_server_info). SocketReason says what chose the
+// socket and its directory ([tmux.Socket.Reason]).
 type Info struct {
 	client.Server
-	Socket   client.Socket `json:"socket"`
-	TmuxPath string        `json:"tmux_path"`
-	Caller   client.Caller `json:"caller"`
-	Sessions int           `json:"sessions"`
-	Windows  int           `json:"windows"`
-	Panes    int           `json:"panes"`
+	Socket       client.Socket `json:"socket"`
+	SocketReason string        `json:"socket_reason"`
+	TmuxPath     string        `json:"tmux_path"`
+	Caller       client.Caller `json:"caller"`
+	Sessions     int           `json:"sessions"`
+	Windows      int           `json:"windows"`
+	Panes        int           `json:"panes"`
 }
 
 // Limits are the budgets and wait bounds in force.
@@ -308,6 +310,7 @@ type Status struct {
 	TmuxVersion   string         `json:"tmux_version"`
 	TmuxSupported bool           `json:"tmux_supported"`
 	Socket        client.Socket  `json:"socket"`
+	SocketReason  string         `json:"socket_reason"`
 	Running       bool           `json:"running"`
 	Server        *client.Server `json:"server"`
 	Caller        *client.Caller `json:"caller"`

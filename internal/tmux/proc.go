@@ -421,6 +421,15 @@ func openTTY(path string) (int, bool) {
 	return fd, err == nil
 }
 
+// ServerProcess is a tmux server process and the socket it serves, as
+// its arguments, environment and owner select it ([SocketPathOf]).
+type ServerProcess struct {
+	PID int
+	UID int
+	// Path is the socket's path, cleaned.
+	Path string
+}
+
 // WaitKind is what a blocked system call waits for (see [Syscall.Wait]).
 type WaitKind int
 

@@ -310,20 +310,35 @@ func ReadChars(pid int) (int64, bool) {
 }
 
 // FindServers returns the pids of tmux server processes that serve the
-// socket at path (see [findServersIn]); nothing where there is no /proc.
+// socket at path (see [serversIn]). It finds a server whose socket file
+// was deleted.
 func FindServers(path string) []int { return findServersIn(procRoot, path) }
 
-// findServersIn returns the pids of tmux server processes, under procRoot,
-// that serve the socket at path: processes whose name says they are a tmux
-// server and whose arguments, environment and owner select that socket
-// ([SocketPathOf]). It finds a server whose socket file was deleted;
-// it returns nothing where there is no /proc.
+// findServersIn is FindServers under procRoot.
 func findServersIn(procRoot, path string) []int {
+	var pids []int
+	for _, srv := range serversIn(procRoot) {
+		if srv.Path == filepath.Clean(path) {
+			pids = append(pids, srv.PID)
+		}
+	}
+	return pids
+}
+
+// Servers returns the tmux server processes whose command line and
+// environment this process can read (a user's own, or every one for
+// root), by pid (see [serversIn]).
+func Servers() []ServerProcess { return serversIn(procRoot) }
+
+// serversIn returns the tmux server processes under procRoot: processes
+// whose name says they are a tmux server, with the socket their
+// arguments, environment and owner select ([SocketPathOf]), by pid.
+func serversIn(procRoot string) []ServerProcess {
 	ents, err := os.ReadDir(procRoot)
 	if err != nil {
 		return nil
 	}
-	var pids []int
+	var out []ServerProcess
 	for _, e := range ents {
 		pid, err := strconv.Atoi(e.Name())
 		if err != nil || pid <= 0 {
@@ -351,12 +366,12 @@ func findServersIn(procRoot, path string) []int {
 				}
 			}
 		}
-		if p, ok := SocketPathOf(argv, func(k string) string { return env[k] }, uid); ok && filepath.Clean(p) == filepath.Clean(path) {
-			pids = append(pids, pid)
+		if p, ok := SocketPathOf(argv, func(k string) string { return env[k] }, uid); ok {
+			out = append(out, ServerProcess{PID: pid, UID: uid, Path: filepath.Clean(p)})
 		}
 	}
-	sort.Ints(pids)
-	return pids
+	sort.Slice(out, func(i, j int) bool { return out[i].PID < out[j].PID })
+	return out
 }
 
 // isTmuxServer reads the process name: tmux names its server process

@@ -32,6 +32,9 @@ func EpollTargets(int, uint64) ([]uint64, bool) { return nil, false }
 // FindServers finds nothing where there is no Linux /proc.
 func FindServers(string) []int { return nil }
 
+// Servers finds nothing where there is no Linux /proc.
+func Servers() []ServerProcess { return nil }
+
 // Threads is unknown where there is no Linux /proc.
 func Threads(int) []int { return nil }
 

@@ -280,9 +280,38 @@ func (r *Runner) noServer() error {
 	if err := r.OrphanError(); err != nil {
 		return err
 	}
-	return &tmxerr.Error{Code: tmxerr.NoServer, Err: ErrNoServer,
-		Message: fmt.Sprintf("no tmux server is running on %s", r.socket),
-		Fix:     "no_server"}
+	msg := fmt.Sprintf("no tmux server is running on %s (%s)", r.socket, r.socket.PathIn(r.getenv))
+	if others := r.socket.Elsewhere(r.getenv); len(others) > 0 {
+		// Starting a server here would make a second one: the fix is
+		// the environment.
+		return (&tmxerr.Error{Code: tmxerr.NoServer, Err: ErrNoServer, Message: msg + "; " + r.socket.ElsewhereText(others)}).
+			WithFix("no_server_elsewhere", "tmx", r.socket.Command(), "tmpdir", TMPDIRFor(others[0]))
+	}
+	return (&tmxerr.Error{Code: tmxerr.NoServer, Err: ErrNoServer, Message: msg}).
+		WithFix("no_server", "tmx", r.socket.Command())
+}
+
+// Command is the tmx command line prefix that reaches the socket again:
+// "tmx" when the socket came from the environment or is the default, so
+// that a command suggested to the same user selects it the same way, and
+// "tmx -L NAME" or "tmx -S PATH" when a flag chose it.
+func (s Socket) Command() string {
+	if s.Source != "flag" {
+		return "tmx"
+	}
+	if s.Path != "" {
+		return "tmx -S " + ShellWord(s.Path)
+	}
+	return "tmx -L " + ShellWord(s.Name)
+}
+
+// ShellWord quotes w for a POSIX shell when it holds anything but
+// letters, digits and ._+-/=:,@.
+func ShellWord(w string) string {
+	if w != "" && OnlyBytes(w, "._+-/=:,@") {
+		return w
+	}
+	return "'" + strings.ReplaceAll(w, "'", `'\''`) + "'"
 }
 
 // OrphanError reports a tmux server that still runs for this socket after
@@ -325,7 +354,7 @@ const DoneFDEnv = "TMX_DONE_FD"
 // pane; the key signs cursors and must stay with tmx-mcp and its tmx
 // children), TMX_WORDS removed (tmx-mcp words its own children's hints;
 // a pane's tmx is a human's), GOMAXPROCS removed when tmx-mcp set it
-// ([ChildGOMAXPROCSEnv]), [DoneFDEnv] removed, and a UTF-8 LC_CTYPE when the caller's locale
+// ([ChildGOMAXPROCSEnv]), [DoneFDEnv] and [SocketSourceEnv] removed (a pane's tmx chooses its own socket), and a UTF-8 LC_CTYPE when the caller's locale
 // is not UTF-8 (a tmux client without one writes "_" for every non-ASCII
 // byte of format output).
 func ChildEnv(environ []string) []string {
@@ -343,7 +372,7 @@ func ChildEnv(environ []string) []string {
 	for _, kv := range environ {
 		k, _, _ := strings.Cut(kv, "=")
 		switch {
-		case k == "TMUX" || k == "TMUX_PANE" || k == "TMX_CURSOR_KEY" || k == "TMX_WORDS" || k == ChildGOMAXPROCSEnv || k == DoneFDEnv:
+		case k == "TMUX" || k == "TMUX_PANE" || k == "TMX_CURSOR_KEY" || k == "TMX_WORDS" || k == ChildGOMAXPROCSEnv || k == DoneFDEnv || k == SocketSourceEnv:
 			continue
 		case k == "GOMAXPROCS" && ownProcs:
 			continue

@@ -13,6 +13,13 @@ import (
 // DefaultSocketName is the dedicated, product-scoped socket: tmux -L tmx.
 const DefaultSocketName = "tmx"
 
+// SocketSourceEnv is set by tmx-mcp in its children's environment to the
+// source of the socket it chose ("env" or "default") when it passes that
+// socket as a flag ([SelectSocket]): so their socket_source and
+// socket_reason are tmx-mcp's, not "flag". It is tmx-mcp's, not a
+// setting.
+const SocketSourceEnv = "TMX_SOCKET_SOURCE"
+
 // Socket says which tmux socket to use and why.
 type Socket struct {
 	// Name is set for a -L socket, Path for a -S socket.
@@ -58,6 +65,84 @@ func socketPathFor(name, tmpdir string, uid int) string {
 	return filepath.Join(tmpdir, fmt.Sprintf("tmux-%d", uid), name)
 }
 
+// Reason says in words what chose the socket and, for a -L name, what
+// chose its directory, e.g. "-L tmx, tmx's default (no -L or -S flag,
+// TMX_SOCKET_NAME or TMX_SOCKET_PATH); in /tmp/tmux-1000 because
+// TMUX_TMPDIR is unset". A process started with another TMUX_TMPDIR looks
+// for a -L socket in another directory, and so finds another server or
+// none: the reason names it so that the user can tell.
+func (s Socket) Reason(getenv func(string) string) string {
+	flag, env := "-L", "TMX_SOCKET_NAME"
+	if s.Path != "" {
+		flag, env = "-S", "TMX_SOCKET_PATH"
+	}
+	var why string
+	switch s.Source {
+	case "flag":
+		why = "given with " + flag
+	case "env":
+		why = "from " + env
+	default:
+		why = "tmx's default (no -L or -S flag, TMX_SOCKET_NAME or TMX_SOCKET_PATH)"
+	}
+	why = s.String() + ", " + why
+	if s.Path != "" {
+		return why
+	}
+	dir := filepath.Dir(s.PathIn(getenv))
+	tmp := getenv("TMUX_TMPDIR")
+	st, err := os.Stat(tmp)
+	switch {
+	case tmp == "":
+		return why + "; in " + dir + " because TMUX_TMPDIR is unset"
+	case err != nil || !st.IsDir():
+		return why + "; in " + dir + " because TMUX_TMPDIR=" + tmp + " is not a directory"
+	default:
+		return why + "; in " + dir + " because TMUX_TMPDIR=" + tmp
+	}
+}
+
+// Elsewhere returns the tmux servers of this user ([Servers]) that
+// serve a -L socket of this socket's name in another directory than this
+// process's TMUX_TMPDIR chooses: the server the user's own shells reach,
+// when this process was started with another TMUX_TMPDIR (or none), as
+// MCP hosts start their servers with a few variables only. None for a
+// -S socket, or where the OS's reader cannot list servers.
+func (s Socket) Elsewhere(getenv func(string) string) []ServerProcess {
+	if s.Path != "" {
+		return nil
+	}
+	ours := filepath.Clean(s.PathIn(getenv))
+	var out []ServerProcess
+	for _, srv := range Servers() {
+		if srv.UID == os.Getuid() && srv.Path != ours && filepath.Base(srv.Path) == s.Name &&
+			filepath.Base(filepath.Dir(srv.Path)) == fmt.Sprintf("tmux-%d", srv.UID) {
+			out = append(out, srv)
+		}
+	}
+	return out
+}
+
+// ElsewhereText says what [Socket.Elsewhere] found, and the
+// TMUX_TMPDIR that reaches it; "" for none.
+func (s Socket) ElsewhereText(others []ServerProcess) string {
+	if len(others) == 0 {
+		return ""
+	}
+	o := others[0]
+	return fmt.Sprintf("another tmux server of this user (pid %d) serves %s at %s, which this process does not reach: %s where tmx runs (for an MCP server, in the host's env for it) to reach that server",
+		o.PID, s, o.Path, TMPDIRFor(o))
+}
+
+// TMPDIRFor says how to set TMUX_TMPDIR to reach server o's -L socket:
+// "set TMUX_TMPDIR=DIR", or "unset TMUX_TMPDIR" for one under /tmp.
+func TMPDIRFor(o ServerProcess) string {
+	if tmpdir := filepath.Dir(filepath.Dir(o.Path)); tmpdir != "/tmp" {
+		return "set TMUX_TMPDIR=" + tmpdir
+	}
+	return "unset TMUX_TMPDIR"
+}
+
 // Live reports whether a server accepts connections on the socket. It only
 // connects and closes; it sends tmux nothing. (A raw socket rather than
 // package net, which would link tmx dynamically and slow every start.)
@@ -86,6 +171,19 @@ func SelectSocket(flagName, flagPath string, getenv func(string) string) (Socket
 		return s, both("-L/--socket-name or -S/--socket-path", flagName, flagPath)
 	case flagName != "" || flagPath != "":
 		s = Socket{Name: flagName, Path: flagPath, Source: "flag"}
+		// tmx-mcp passes its children the socket it chose as a flag, and
+		// says what chose it: that is what they report, when the flag
+		// is what that source gives.
+		switch getenv(SocketSourceEnv) {
+		case "env":
+			if flagName != "" && flagName == getenv("TMX_SOCKET_NAME") || flagPath != "" && flagPath == getenv("TMX_SOCKET_PATH") {
+				s.Source = "env"
+			}
+		case "default":
+			if flagName == DefaultSocketName && getenv("TMX_SOCKET_NAME") == "" && getenv("TMX_SOCKET_PATH") == "" {
+				s.Source = "default"
+			}
+		}
 	default:
 		name, path := getenv("TMX_SOCKET_NAME"), getenv("TMX_SOCKET_PATH")
 		if name != "" && path != "" {

@@ -126,6 +126,7 @@ func OutputSchema(t *catalog.Tool) (*jsonschema.Schema, error) {
 		order = append(order, "warnings")
 	}
 	s.PropertyOrder = append(order, s.PropertyOrder...)
+	splitNullable(s)
 	if slices.ContainsFunc(t.Params, func(p catalog.Param) bool { return p.Name == "target" }) {
 		// tmx-mcp leaves out a pane_id that is the target the caller gave.
 		if i := slices.Index(s.Required, "pane_id"); i >= 0 {
@@ -136,6 +137,57 @@ func OutputSchema(t *catalog.Tool) (*jsonschema.Schema, error) {
 		}
 	}
 	return s, nil
+}
+
+// splitNullable rewrites, in s and every schema below it, a type list
+// with "null" in it (what jsonschema.ForType gives a pointer, a slice or a
+// map) as anyOf branches of one type each: {"anyOf":[{"type":"null"},
+// {"type":"array","items":...}]}. Both forms are JSON Schema 2020-12, but
+// clients that read "type" as one string reject the list form or drop the
+// constraint, and the MCP Inspector's --strict lint warns about each one;
+// the description stays on the outer schema, the type's own keywords go
+// into its branch.
+func splitNullable(s *jsonschema.Schema) {
+	if s == nil {
+		return
+	}
+	if len(s.Types) > 0 && slices.Contains(s.Types, "null") {
+		var branches []*jsonschema.Schema
+		for _, typ := range s.Types {
+			if typ == "null" {
+				branches = append(branches, &jsonschema.Schema{Type: "null"})
+				continue
+			}
+			b := *s
+			b.Types, b.Type = nil, typ
+			b.Description, b.Title = "", ""
+			branches = append(branches, &b)
+		}
+		*s = jsonschema.Schema{Title: s.Title, Description: s.Description, AnyOf: branches}
+	}
+	for _, c := range s.AnyOf {
+		splitNullable(c)
+	}
+	for _, c := range s.OneOf {
+		splitNullable(c)
+	}
+	for _, c := range s.AllOf {
+		splitNullable(c)
+	}
+	for _, c := range s.PrefixItems {
+		splitNullable(c)
+	}
+	for _, c := range s.Properties {
+		splitNullable(c)
+	}
+	for _, c := range s.PatternProperties {
+		splitNullable(c)
+	}
+	for _, c := range s.Defs {
+		splitNullable(c)
+	}
+	splitNullable(s.Items)
+	splitNullable(s.AdditionalProperties)
 }
 
 // Entry is a tool as tools/list shows it.
