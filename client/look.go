@@ -169,6 +169,16 @@ func mapRows(joined, rows []string, first int) []Line {
 		for i < len(rows) {
 			acc += rows[i]
 			i++
+			if acc == j {
+				matched = true
+				break
+			}
+			// A line wrapped into a row of spaces ("text", then spaces
+			// past the pane's edge) takes that row too: the joined line
+			// holds its spaces.
+			if i < len(rows) && rows[i] != "" && strings.HasPrefix(j, acc+rows[i]) {
+				continue
+			}
 			// The last row of a line may carry padding the joined line
 			// lacks, or the other way round: -J keeps the spaces of erased
 			// cells in tmux 3.2a, and from tmux 3.7 -N keeps a row's cleared

@@ -6,6 +6,7 @@ import (
 	"math"
 	"regexp"
 	"regexp/syntax"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -85,11 +86,15 @@ const searchBatchRows = 200000
 
 // Search finds lines matching a pattern in panes (all panes of snap, or
 // the members of a target): everything each pane keeps, its whole history
-// and its screen, unless o.LinesPerPane limits it to the newest lines.
-// Panes are read in as few tmux invocations as their sizes allow, each
-// line with the rows it spans, so every match has its line number. The
+// and its screen, or with o.LinesPerPane its newest lines only. Panes are
+// read in as few tmux invocations as their sizes allow, each pane captured
+// once (see [Client.readJoined]), and every match has its line number.
+// Past o.MaxMatches or o.MaxBytes the oldest matches of a pane are dropped
+// (counted in MatchesDropped); panes come in the order given, so a pane
+// later in it keeps only what earlier panes left of the bounds. The
 // pattern is matched by tmx, never put into a tmux format, so "#(cmd)" in
-// it is plain text. Errors: invalid_argument (a bad regex).
+// it is plain text. Errors: invalid_argument (a bad regex, a run the pane
+// does not hold).
 func (c *Client) Search(ctx context.Context, panes []PaneInfo, o SearchOptions) (*SearchResult, error) {
 	match, err := searchMatcher(o)
 	if err != nil {
@@ -107,9 +112,12 @@ func (c *Client) Search(ctx context.Context, panes []PaneInfo, o SearchOptions) 
 		if err != nil {
 			return nil, err
 		}
-		t, err := c.readText(ctx, p.PaneID, math.MinInt32, nil, CaptureOptions{})
+		t, err := c.readPane(ctx, p, math.MinInt32)
 		if err != nil {
 			return nil, err
+		}
+		if t == nil {
+			return nil, tmxerr.Errorf(tmxerr.TargetNotFound, "no pane %s on this server", p.PaneID).WithFix("list_panes")
 		}
 		out, ok := m.span(t.lines)
 		if !ok {
@@ -133,34 +141,60 @@ func (c *Client) Search(ctx context.Context, panes []PaneInfo, o SearchOptions) 
 		}
 		todo = append(todo, p)
 	}
-	from := math.MinInt32
-	if o.LinesPerPane > 0 {
-		from = -o.LinesPerPane
+	// With LinesPerPane, read that many history rows and the screen:
+	// enough for that many lines unless lines wrap or the screen is
+	// blank below them, when the pane is read again further back.
+	from, rowsOf := math.MinInt32, func(p PaneInfo) int { return p.HistorySize + p.PaneHeight }
+	if n := o.LinesPerPane; n > 0 {
+		from = -n
+		rowsOf = func(p PaneInfo) int { return min(p.HistorySize, n) + p.PaneHeight }
 	}
 	for len(todo) > 0 {
 		n, rows := 0, 0
-		for n < len(todo) && (n == 0 || rows+todo[n].HistorySize+todo[n].PaneHeight <= searchBatchRows) {
-			rows += todo[n].HistorySize + todo[n].PaneHeight
+		for n < len(todo) && (n == 0 || rows+rowsOf(todo[n]) <= searchBatchRows) {
+			rows += rowsOf(todo[n])
 			n++
 		}
 		batch := todo[:n]
 		todo = todo[n:]
-		texts, err := c.readTexts(ctx, batch, from)
+		texts, err := c.readJoined(ctx, batch, from)
 		if err != nil {
 			return nil, err
 		}
 		for i, p := range batch {
 			t := texts[i]
+			if t != nil && !t.exact {
+				// A line the widths could not number: read this pane
+				// again, its rows beside its lines.
+				t, err = c.readPane(ctx, p, from)
+				if err != nil {
+					return nil, err
+				}
+			}
+			for back := -from; t != nil && o.LinesPerPane > 0 && len(t.lines) <= o.LinesPerPane && t.from > 0 && back < math.MaxInt32/4; {
+				back *= 4
+				if t, err = c.readPane(ctx, p, -back); err != nil {
+					return nil, err
+				}
+			}
 			if t == nil {
 				// The pane closed meanwhile (display-message fell back to
 				// another): what was read is not this pane's.
 				res.PanesSkipped = append(res.PanesSkipped, p.PaneID)
 				continue
 			}
+			lines := t.lines
+			if n := o.LinesPerPane; n > 0 && len(lines) > n {
+				lines = lines[len(lines)-n:]
+			}
 			res.PanesSearched++
-			res.LinesSearched += len(t.lines)
-			res.LinesNotSearched += t.from
-			matchLines(res, p, t.lines, match, o, &bytesLeft)
+			res.LinesSearched += len(lines)
+			if len(lines) > 0 {
+				res.LinesNotSearched += lines[0].First
+			} else {
+				res.LinesNotSearched += t.from
+			}
+			matchLines(res, p, lines, match, o, &bytesLeft)
 		}
 	}
 	res.Truncated = res.MatchesDropped > 0 || len(res.PanesSkipped) > 0 || res.DroppedBytes > 0 || res.LinesNotSearched > 0
@@ -169,10 +203,17 @@ func (c *Client) Search(ctx context.Context, panes []PaneInfo, o SearchOptions) 
 
 // matchLines adds to res the lines of p that match, each with o.Context
 // lines around it, within o.MaxMatches and the bytes left (*bytesLeft,
-// lowered by what is added).
+// lowered by what is added): the newest first, so that what the bounds
+// drop is the oldest. The matches added are in line order.
 func matchLines(res *SearchResult, p PaneInfo, lines []Line, match func(string) bool, o SearchOptions, bytesLeft *int) {
-	for j, ln := range lines {
+	first := len(res.Matches)
+	for j := len(lines) - 1; j >= 0; j-- {
+		ln := lines[j]
 		if !match(ln.Text) {
+			continue
+		}
+		if len(res.Matches) >= o.MaxMatches {
+			res.MatchesDropped++
 			continue
 		}
 		m := SearchMatch{PaneID: p.PaneID, Line: lineNumber(ln.First), SessionName: p.SessionName,
@@ -190,7 +231,7 @@ func matchLines(res *SearchResult, p PaneInfo, lines []Line, match func(string) 
 			m.After = append(m.After, s)
 			cost += len(s)
 		}
-		if len(res.Matches) == o.MaxMatches || cost > *bytesLeft {
+		if cost > *bytesLeft {
 			res.MatchesDropped++
 			continue
 		}
@@ -198,6 +239,7 @@ func matchLines(res *SearchResult, p PaneInfo, lines []Line, match func(string) 
 		*bytesLeft -= cost
 		res.Matches = append(res.Matches, m)
 	}
+	slices.Reverse(res.Matches[first:])
 }
 
 // clipText keeps the newest maxMatchText bytes of a line, after
@@ -213,17 +255,30 @@ func clipText(s string) (string, int) {
 	return ClipMark + s[cut:], cut
 }
 
-// readTexts reads panes from relative row from to the bottom, as
-// [Client.readText] does for one, in one tmux invocation: an entry is nil
-// for a pane that is gone.
-func (c *Client) readTexts(ctx context.Context, panes []PaneInfo, from int) ([]*paneText, error) {
+// joinedText is a pane read by [Client.readJoined].
+type joinedText struct {
+	paneText
+	// exact is false when the widths of the lines did not account for
+	// every row read: the lines' row numbers are not known.
+	exact bool
+}
+
+// readJoined reads panes from relative row from (tmux's -S; math.MinInt32
+// for the oldest) to the bottom, in one tmux invocation: each pane's
+// logical lines (capture-pane -J) with the pane's size read beside them,
+// and nothing else, so each pane is captured once. The rows each line
+// spans come from the widths of the lines: a line takes at least one row,
+// and at least as many as its printable ASCII characters fill at the
+// pane's width (a row holds at most that many cells; other characters are
+// counted as taking none, tabs and wide characters included). Each count
+// is so a lower bound; when they add up to the rows read, every one is
+// exact, and the entry says so (exact); otherwise, say when a line of
+// wide characters wrapped, the caller reads that pane again with
+// [Client.readPane]. An entry is nil for a pane that is gone.
+func (c *Client) readJoined(ctx context.Context, panes []PaneInfo, from int) ([]*joinedText, error) {
 	tok := tmux.NewToken()
-	rowsFlag := "-p"
-	if c.rowsKeepSpaces(ctx) {
-		rowsFlag = "-N"
-	}
 	start := strconv.Itoa(from)
-	var args []string
+	args := make([]string, 0, 14*len(panes))
 	for i, p := range panes {
 		if i > 0 {
 			args = append(args, ";")
@@ -231,9 +286,7 @@ func (c *Client) readTexts(ctx context.Context, panes []PaneInfo, from int) ([]*
 		// The pane id comes from the format, not the argument:
 		// display-message passes its text through strftime(3) (tmux(1),
 		// display-message), which would mangle a literal "%3".
-		args = append(args, "display-message", "-p", "-t", p.PaneID, tok+"#{pane_id}:#{history_size}:#{alternate_on}",
-			";", "capture-pane", "-p", rowsFlag, "-t", p.PaneID, "-S", start,
-			";", "display-message", "-p", "-t", p.PaneID, tok+"-",
+		args = append(args, "display-message", "-p", "-t", p.PaneID, tok+"#{pane_id}:#{history_size}:#{pane_height}:#{pane_width}:#{alternate_on}",
 			";", "capture-pane", "-p", "-J", "-t", p.PaneID, "-S", start)
 	}
 	out, err := c.Exec(ctx, nil, args...)
@@ -241,22 +294,20 @@ func (c *Client) readTexts(ctx context.Context, panes []PaneInfo, from int) ([]*
 		return nil, err
 	}
 	chunks := strings.Split(string(out), tok)
-	texts := make([]*paneText, len(panes))
+	texts := make([]*joinedText, len(panes))
 	for i, p := range panes {
-		if 2*i+2 >= len(chunks) {
+		if i+1 >= len(chunks) {
 			break
 		}
-		head, rowsText, _ := strings.Cut(chunks[2*i+1], "\n")
-		_, joinedText, _ := strings.Cut(chunks[2*i+2], "\n")
+		head, text, _ := strings.Cut(chunks[i+1], "\n")
 		f := strings.Split(head, ":")
-		if len(f) != 3 || f[0] != p.PaneID {
+		if len(f) != 5 || f[0] != p.PaneID {
 			continue
 		}
-		t := &paneText{historySize: atoi(f[1]), alternate: isOne(f[2])}
+		t := &joinedText{paneText: paneText{historySize: atoi(f[1]), height: atoi(f[2]), alternate: isOne(f[4])}}
 		// capture-pane returns the history above the alternate screen too.
 		t.from = t.historySize + max(from, -t.historySize)
-		joined := splitRaw(joinedText)
-		t.lines = mapRows(joined, splitRaw(rowsText), t.from)
+		t.lines, t.exact = numberRows(text, atoi(f[3]), t.from, t.historySize+t.height-t.from)
 		n := len(t.lines)
 		for n > 0 && t.lines[n-1].Text == "" {
 			n--
@@ -265,6 +316,45 @@ func (c *Client) readTexts(ctx context.Context, panes []PaneInfo, from int) ([]*
 		texts[i] = t
 	}
 	return texts, nil
+}
+
+// numberRows splits joined capture text into lines, gives each the rows
+// it spans at width (see [Client.readJoined]), the first starting at
+// absolute row first, and reports whether they span exactly rows rows.
+func numberRows(text string, width, first, rows int) ([]Line, bool) {
+	lines := make([]Line, 0, strings.Count(text, "\n")+1)
+	r := first
+	for len(text) > 0 {
+		j, rest, _ := strings.Cut(text, "\n")
+		text = rest
+		cells := 0
+		for k := 0; k < len(j); k++ {
+			if b := j[k]; b >= 0x20 && b < 0x7f {
+				cells++
+			}
+		}
+		n := 1
+		if width > 0 && cells > width {
+			n = (cells + width - 1) / width
+		}
+		lines = append(lines, Line{Text: strings.TrimRight(j, " "), First: r, Last: r + n - 1})
+		r += n
+	}
+	return lines, width > 0 && r-first == rows
+}
+
+// readPane reads one pane from relative row from, its rows beside its
+// lines (as [Client.readText] does), so every line's rows are known
+// whatever its characters; nil when the pane is gone.
+func (c *Client) readPane(ctx context.Context, p PaneInfo, from int) (*joinedText, error) {
+	t, err := c.readText(ctx, p.PaneID, from, nil, CaptureOptions{})
+	if err != nil {
+		if tmxerr.As(err).Code == tmxerr.TargetNotFound {
+			return nil, nil
+		}
+		return nil, err
+	}
+	return &joinedText{paneText: *t, exact: true}, nil
 }
 
 func searchMatcher(o SearchOptions) (func(string) bool, error) {

@@ -103,9 +103,10 @@ var tools = sync.OnceValue(func() []Tool {
 		}.inspect(),
 		Tool{
 			Name: "list_panes", Title: "List panes", Command: "ls", Fixed: []string{"--panes"},
-			Summary: "Lists panes (id, size, command, state: input, busy, exited, unknown; is_caller: yours): all, or a session's or window's.",
-			Params:  []Param{target(false, "Only this session's or window's panes.")},
-			Output:  result.Panes{}, MayReturnUntrustedContent: true,
+			Summary: "Lists panes (id, size, command, state: input, busy, exited, unknown; is_caller: yours): all or target's; over 40 kB: truncated, next_offset.",
+			Params: []Param{target(false, "A session or window."),
+				{Name: "offset", Type: "integer", Minimum: num(0), Sink: SinkBound, Flag: "offset", Description: "A next_offset."}},
+			Output: result.Panes{}, MayReturnUntrustedContent: true,
 		}.inspect(),
 		Tool{
 			Name: "get_server_info", Title: "Get server info", Command: "info",
@@ -162,10 +163,10 @@ var tools = sync.OnceValue(func() []Tool {
 		}.inspect(),
 		Tool{
 			Name: "search_panes", Title: "Search panes", Command: "search",
-			Summary: "Finds lines matching pattern in panes' history and screen: all, or a session's or window's. Each match has its line (capture_pane from_line reads around it); panes_skipped and matches_dropped count what was left out.",
+			Summary: "Finds lines matching pattern in all panes' history and screen, or target's, each with its line (capture_pane from_line reads around it). Past bounds, oldest drop.",
 			Params: []Param{
 				{Name: "pattern", Type: "string", Required: true, Sink: SinkPattern, Stdin: "pattern", Description: "Text to find (an RE2 regex with regex: true)."},
-				target(false, "Only this session's or window's panes."),
+				target(false, "A session or window."),
 				{Name: "regex", Type: "boolean", Sink: SinkBound, Flag: "regex", Description: "pattern is RE2."},
 				{Name: "ignore_case", Type: "boolean", Sink: SinkBound, Flag: "ignore-case", Description: "Ignore case."},
 				{Name: "max_panes", Type: "integer", Minimum: num(1), Maximum: num(256), Sink: SinkBound, Flag: "max-panes", Description: "Default 64."},

@@ -50,9 +50,9 @@ func TestJSONFields(t *testing.T) {
 	}{
 		{[]string{"new", "-s", "g"}, 0, want(spawnKeys)},
 		{[]string{"ls"}, 0, want(serverKeys, "sessions")},
-		{[]string{"ls", "--sessions"}, 0, want(serverKeys, "sessions")},
-		{[]string{"ls", "--windows"}, 0, want(serverKeys, "windows")},
-		{[]string{"ls", "--panes"}, 0, want(serverKeys, "panes")},
+		{[]string{"ls", "--sessions"}, 0, want(serverKeys, "sessions total")},
+		{[]string{"ls", "--windows"}, 0, want(serverKeys, "windows total")},
+		{[]string{"ls", "--panes"}, 0, want(serverKeys, "panes total")},
 		{[]string{"show", pane}, 0, want(serverKeys, "level", sessionKeys, windowKeys, paneKeys, "state state_evidence")},
 		{[]string{"show", "f:0"}, 0, want(serverKeys, "level", sessionKeys, windowKeys, "pane_id panes")},
 		{[]string{"show", "f"}, 0, want(serverKeys, "level", sessionKeys, "window_id pane_id windows")},

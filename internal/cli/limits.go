@@ -67,10 +67,10 @@ func (x *call) maxBytesOf(asked int, l client.Limits) int {
 	return l.Bytes(asked)
 }
 
-// bounded is an integer flag within lo..hi that no variable moves
-// (search's --max-panes and --max-matches), clamped with a warning.
-func (x *call) bounded(flag string, lo, hi int) int {
-	n := x.Int(flag)
+// bounded is the value n of an integer flag within lo..hi that no
+// variable moves (search's --max-panes and --max-matches), clamped with a
+// warning.
+func (x *call) bounded(flag string, n, lo, hi int) int {
 	if n > hi && !x.json {
 		fmt.Fprintf(x.env.Err, "tmx: warning: --%s %d is over the ceiling; using %d\n", flag, n, hi)
 	}

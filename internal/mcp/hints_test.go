@@ -50,7 +50,7 @@ func TestHintsSpeakTools(t *testing.T) {
 		{"send_keys", tmxerr.InvalidArgument, "tmux spells it C-c; keys look like Enter or C-c; send text with: tmx type TARGET -- TEXT", "tmux spells it C-c; keys look like Enter or C-c; use paste_text (text) or send_keys (keys)"},
 		{"list_panes", tmxerr.Usage, "show one pane with: tmx show %10", "use get_session_info, get_window_info or get_pane_info"},
 		{"capture_pane", tmxerr.Usage, "see the server with tmx status", "use get_server_info"},
-		{"list_panes", tmxerr.Usage, "tmx doctor says what it found", "check the arguments: list_panes takes target"},
+		{"list_panes", tmxerr.Usage, "tmx doctor says what it found", "check the arguments: list_panes takes target, offset"},
 		{"create_window", tmxerr.InvalidArgument, "leave HISTFILE out; --suppress-persistent-history keeps the new shell's history out of files", "leave HISTFILE out; suppress_persistent_history keeps the new shell's history out of files"},
 		{"create_window", tmxerr.InvalidArgument, "leave ENV out of the environment; to set it anyway, export it from a command in the new pane: tmx run PANE -- 'export ENV=...'", "leave ENV out of the environment; use run_shell_command"},
 		{"wait_for_text", tmxerr.Usage, "e.g. tmx wait --text Ready %3", "check the arguments: wait_for_text takes target (required), text, regex, quiet_ms, until, stop, new_only, cursor, timeout_seconds, max_lines, max_bytes"},

@@ -25,18 +25,43 @@ func (d Panes) appendMembers(w *objectWriter) {
 	w.key("panes")
 	if d.Panes == nil {
 		w.b = append(w.b, "null"...)
-		return
-	}
-	w.b = append(w.b, '[')
-	for i := range d.Panes {
-		if i > 0 {
-			w.b = append(w.b, ',')
+	} else {
+		w.b = append(w.b, '[')
+		for i := range d.Panes {
+			if i > 0 {
+				w.b = append(w.b, ',')
+			}
+			p := objectWriter{b: append(w.b, '{')}
+			p.paneInfo(&d.Panes[i])
+			w.b = append(p.b, '}')
 		}
-		p := objectWriter{b: append(w.b, '{')}
-		p.paneInfo(&d.Panes[i])
-		w.b = append(p.b, '}')
+		w.b = append(w.b, ']')
 	}
-	w.b = append(w.b, ']')
+	w.page(d.Page)
+}
+
+// PaneBytes is the length of p's object in a [Panes] document.
+func PaneBytes(p *client.PaneInfo) int {
+	w := objectWriter{b: make([]byte, 0, 1024)}
+	w.b = append(w.b, '{')
+	w.paneInfo(p)
+	return len(w.b) + 1
+}
+
+func (w *objectWriter) page(p Page) {
+	w.int("total", int64(p.Total))
+	if p.Offset != 0 {
+		w.int("offset", int64(p.Offset))
+	}
+	if p.Truncated {
+		w.bool("truncated", true)
+	}
+	if p.Omitted != 0 {
+		w.int("omitted", int64(p.Omitted))
+	}
+	if p.NextOffset != 0 {
+		w.int("next_offset", int64(p.NextOffset))
+	}
 }
 
 func (d PaneDetail) appendMembers(w *objectWriter) {

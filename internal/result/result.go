@@ -225,6 +225,20 @@ type Tree struct {
 type Sessions struct {
 	ServerRef
 	Sessions []client.SessionInfo `json:"sessions"`
+	Page
+}
+
+// Page says what a flat listing (tmx ls --sessions, --windows, --panes)
+// holds of what it matched: Total objects matched, the listing starting
+// at Offset of them; Truncated when it holds fewer than the rest (its
+// line or byte budget was full), Omitted of them left out, and NextOffset
+// the offset (--offset, offset) that lists the next.
+type Page struct {
+	Total      int  `json:"total"`
+	Offset     int  `json:"offset,omitempty"`
+	Truncated  bool `json:"truncated,omitempty"`
+	Omitted    int  `json:"omitted,omitempty"`
+	NextOffset int  `json:"next_offset,omitempty"`
 }
 
 // WindowRow is one window of [Windows], with its session.
@@ -238,12 +252,14 @@ type WindowRow struct {
 type Windows struct {
 	ServerRef
 	Windows []WindowRow `json:"windows"`
+	Page
 }
 
 // Panes is tmx ls --panes (list_panes).
 type Panes struct {
 	ServerRef
 	Panes []client.PaneInfo `json:"panes"`
+	Page
 }
 
 // PaneDetail is tmx show --level pane (get_pane_info): the pane, and

@@ -77,6 +77,7 @@ var measurements = []measurement{
 	{"since", (*bench).sinceBytes},
 	{"concurrent", (*bench).concurrentWaits},
 	{"ssh", (*bench).sshRatio},
+	{"scale", (*bench).scale},
 }
 
 func names() []string {
@@ -121,6 +122,7 @@ func main() {
 		fmt.Fprintf(os.Stderr, "bench: %s\n", m.name)
 		m.run(b)
 	}
+	b.reportFailures()
 	os.Stdout.Write(b.out.Bytes())
 	if *write != "" {
 		if err := gen.Rewrite(*write, "BENCHMARKS", b.out.String()); err != nil {
@@ -207,10 +209,18 @@ func (b *bench) run(name string, args ...string) ([]byte, error) {
 	return b.runEnv(nil, name, args...)
 }
 
+// runEnv runs a command with the bench's environment and extra, and
+// records a failure (see failures) when it exits non-zero.
 func (b *bench) runEnv(extra []string, name string, args ...string) ([]byte, error) {
 	cmd := exec.Command(name, args...)
 	cmd.Env = append(append([]string{}, b.env...), extra...)
-	return cmd.Output()
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		fail(filepath.Base(name)+" "+strings.Join(args, " "), fmt.Sprintf("%v: %s", err, clipped(stderr.String())))
+	}
+	return out, err
 }
 
 // vars are the placeholder values for calls on pane.
@@ -334,4 +344,22 @@ func pssTree(pid int) (kib, procs int) {
 		}
 	}
 	return kib, procs
+}
+
+// reportFailures says which timed answers failed: none, or each subject
+// with its count and first failure.
+func (b *bench) reportFailures() {
+	if len(failures) == 0 {
+		fmt.Fprintf(&b.out, "\nEvery answer timed above was checked: no JSON-RPC error, no tool error, no non-zero exit.\n")
+		return
+	}
+	var keys []string
+	for k := range failures {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	fmt.Fprintf(&b.out, "\n### Failed answers\n\nThese calls failed; their figures above are not figures of the work.\n\n| subject | failures | first |\n|---|---|---|\n")
+	for _, k := range keys {
+		fmt.Fprintf(&b.out, "| `%s` | %d | %s |\n", k, failures[k].n, strings.ReplaceAll(failures[k].first, "|", "\\|"))
+	}
 }

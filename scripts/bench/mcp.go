@@ -39,6 +39,7 @@ var tmxCalls = map[string]callSpec{
 	"run_shell_command": {"run_shell_command", map[string]any{"target": "{pane}", "command": "true"}},
 	"wait_for_text":     {"wait_for_text", map[string]any{"target": "{pane}", "text": "{text}", "new_only": true, "timeout_seconds": "{timeout}"}},
 	"wait_for_channel":  {"wait_for_channel", map[string]any{"channel": "{text}", "timeout_seconds": "{timeout}"}},
+	"search_panes":      {"search_panes", map[string]any{"pattern": "{text}", "target": "{pane}"}},
 }
 
 // peerFile is the JSON a -peer FILE holds.
@@ -84,7 +85,7 @@ func parsePeer(v string) (*server, error) {
 }
 
 func ops() []string {
-	return []string{"list_panes", "capture_pane", "get_pane_info", "run_shell_command", "wait_for_text", "wait_for_channel"}
+	return []string{"list_panes", "capture_pane", "get_pane_info", "run_shell_command", "wait_for_text", "wait_for_channel", "search_panes"}
 }
 
 // vars are a bench's placeholder values.
@@ -97,24 +98,92 @@ func (v vars) expand(s string) string {
 	return s
 }
 
-// arguments returns spec's arguments with placeholders filled in; a
-// string that is wholly {timeout} becomes a number.
+// arguments returns spec's arguments with placeholders filled in, in
+// strings at any depth (arrays and objects included); a string that is
+// wholly {timeout} becomes a number.
 func (v vars) arguments(spec callSpec) string {
-	out := map[string]any{}
-	for k, a := range spec.Arguments {
-		if s, ok := a.(string); ok {
-			if s == "{timeout}" {
-				var n float64
-				fmt.Sscan(v["timeout"], &n)
-				out[k] = n
-				continue
-			}
-			a = v.expand(s)
-		}
-		out[k] = a
-	}
-	b, _ := json.Marshal(out)
+	b, _ := json.Marshal(v.fill(spec.Arguments))
 	return string(b)
+}
+
+func (v vars) fill(a any) any {
+	switch a := a.(type) {
+	case string:
+		if a == "{timeout}" {
+			var n float64
+			fmt.Sscan(v["timeout"], &n)
+			return n
+		}
+		return v.expand(a)
+	case []any:
+		out := make([]any, len(a))
+		for i, e := range a {
+			out[i] = v.fill(e)
+		}
+		return out
+	case map[string]any:
+		out := map[string]any{}
+		for k, e := range a {
+			out[k] = v.fill(e)
+		}
+		return out
+	}
+	return a
+}
+
+// failures counts the answers the bench timed that were failures (a
+// JSON-RPC error, a tool error, a command's non-zero exit), by subject,
+// with the first one's text: figures of failed calls are not figures of
+// the work.
+var failures = map[string]*failure{}
+
+type failure struct {
+	n     int
+	first string
+}
+
+func fail(subject, what string) {
+	f := failures[subject]
+	if f == nil {
+		f = &failure{first: what}
+		failures[subject] = f
+	}
+	f.n++
+}
+
+// checkAnswer records a tools/call answer that is not a success.
+func (c *mcpClient) checkAnswer(op string, line []byte) {
+	var m struct {
+		Error  json.RawMessage `json:"error"`
+		Result struct {
+			IsError bool `json:"isError"`
+			Content []struct {
+				Text string `json:"text"`
+			} `json:"content"`
+		} `json:"result"`
+	}
+	if err := json.Unmarshal(line, &m); err != nil {
+		fail(c.srv.name+" "+op, "not JSON: "+clipped(string(line)))
+		return
+	}
+	if len(m.Error) > 0 && string(m.Error) != "null" {
+		fail(c.srv.name+" "+op, "error: "+clipped(string(m.Error)))
+		return
+	}
+	if m.Result.IsError {
+		text := ""
+		if len(m.Result.Content) > 0 {
+			text = m.Result.Content[0].Text
+		}
+		fail(c.srv.name+" "+op, "tool error: "+clipped(text))
+	}
+}
+
+func clipped(s string) string {
+	if len(s) > 200 {
+		return s[:200] + "..."
+	}
+	return s
 }
 
 // mcpClient is a minimal line-based MCP client for measuring round trips.
@@ -191,6 +260,7 @@ func (c *mcpClient) call(op string, v vars) []byte {
 	if err != nil {
 		panic(fmt.Sprintf("%s: %s: %v", c.srv.name, op, err))
 	}
+	c.checkAnswer(op, line)
 	return line
 }
 
