@@ -448,7 +448,7 @@ func (c *Client) Run(ctx context.Context, snap *Snapshot, p PaneInfo, command st
 
 	waitCtx, cancel := context.WithDeadline(ctx, deadline)
 	defer cancel()
-	waiter := c.startWaiter(waitCtx, f.m.channel, p)
+	waiter := f.startWaiter(waitCtx)
 	// The line editor's reset keys and the line travel in one paste:
 	// paste-buffer reaches only its target pane, even with
 	// synchronize-panes on, where send-keys would reach every pane of the
@@ -581,6 +581,8 @@ type frame struct {
 	// read and removed.
 	exact     *exactFiles
 	exactGone bool
+	// place places the newest capture read's lines (see [placement]).
+	place *placement
 }
 
 // started reports whether the frame is known to have started.
@@ -628,6 +630,7 @@ func (f *frame) await(ctx, deadline context.Context, waiter <-chan waiterResult)
 		select {
 		case w := <-waiter:
 			if w.err == nil {
+				f.place = w.place
 				if l, err := f.read(ctx, w.historySize, w.lines); err == nil {
 					lines = l
 				}
@@ -663,7 +666,7 @@ func (f *frame) await(ctx, deadline context.Context, waiter <-chan waiterResult)
 				lines, found = f.final(ctx, lines)
 				return lines, found, nil
 			}
-			waiter = c.startWaiter(deadline, m.channel, p)
+			waiter = f.startWaiter(deadline)
 		case <-deadline.Done():
 			<-waiter // the wait-for client is killed with the deadline; reap it
 			lines, found = f.final(ctx, lines)
@@ -803,7 +806,7 @@ func (f *frame) finish(ctx context.Context, lines []string, found bool, o RunOpt
 	b := Budget(out, o.MaxLines, o.MaxBytes)
 	res.Output, res.Truncated, res.DroppedLines, res.DroppedBytes = b.Text(), b.Truncated || overflow || cleared, b.DroppedLines, b.DroppedBytes
 	if len(out) > 0 && !res.ServerGone {
-		res.FirstLine, res.LastLine = f.locate(ctx, lines)
+		res.FirstLine, res.LastLine = f.lineNumbers(ctx, lines)
 	}
 	if !res.Started && !f.notStarted && !f.bufChecked {
 		// No marker was seen. The frame deletes the command's buffer when
@@ -998,7 +1001,7 @@ func (c *Client) Resume(ctx context.Context, snap *Snapshot, token string, o Run
 	default:
 		deadline, cancel := context.WithDeadline(ctx, f.deadline)
 		var pending <-chan waiterResult
-		lines, found, pending = f.await(ctx, deadline, c.startWaiter(deadline, f.m.channel, *p))
+		lines, found, pending = f.await(ctx, deadline, f.startWaiter(deadline))
 		cancel()
 		reap(pending)
 		if !found && !res.ServerGone && !res.PaneExited && !res.EndLost {
@@ -1125,38 +1128,46 @@ func (f *frame) final(ctx context.Context, lines []string) ([]string, bool) {
 
 type waiterResult struct {
 	lines       []string
+	place       *placement
 	historySize int
 	err         error
 }
 
-// startWaiter runs `wait-for CHANNEL` chained with a query and a capture in
-// one tmux client, so the usual completion costs a single process: tmux
-// runs the later commands right after the channel is signalled. The capture
-// starts a screen's height above the cursor row at the start, which holds
-// the frame unless its output scrolled further; read then reads again.
-func (c *Client) startWaiter(ctx context.Context, channel string, p PaneInfo) <-chan waiterResult {
+// startWaiter runs `wait-for CHANNEL` chained with the frame's placed
+// capture (see [frame.placedArgs]) in one tmux client, so the usual
+// completion costs a single process: tmux runs the later commands right
+// after the channel is signalled. The capture starts a screen's height
+// above the cursor row at the start, which holds the frame unless its
+// output scrolled further; read then reads again.
+func (f *frame) startWaiter(ctx context.Context) <-chan waiterResult {
+	c, p := f.c, f.pane
 	ch := make(chan waiterResult, 1)
 	tok := tmux.NewToken()
-	args := []string{
-		"wait-for", channel,
-		";", "display-message", "-p", "-t", p.PaneID, tmux.BuildFormat(tok, []string{"pane_id", "history_size"}),
-		";", "capture-pane", "-p", "-J", "-t", p.PaneID, "-S", strconv.Itoa(p.CursorY - p.PaneHeight),
-	}
+	start := strconv.Itoa(p.CursorY - p.PaneHeight)
+	args := append([]string{"wait-for", f.m.channel, ";"}, f.placedArgs(start, 0, tok, f.rowsFlag(ctx))...)
 	go func() {
 		out, err := c.Exec(ctx, nil, args...)
 		if err != nil {
 			ch <- waiterResult{err: err}
 			return
 		}
-		head, rest, ok := strings.Cut(string(out), "\n")
-		recs, perr := tmux.ParseRecords(head, tok, 2)
-		if !ok || perr != nil || len(recs) != 1 || recs[0][0] != p.PaneID {
-			ch <- waiterResult{err: fmt.Errorf("unexpected output after wait-for")}
+		lines, place, hs, err := f.parsePlaced(string(out), tok, start)
+		if err != nil {
+			ch <- waiterResult{err: fmt.Errorf("unexpected output after wait-for: %w", err)}
 			return
 		}
-		ch <- waiterResult{lines: splitCapture(rest), historySize: atoi(recs[0][1])}
+		ch <- waiterResult{lines: lines, place: place, historySize: hs}
 	}()
 	return ch
+}
+
+// rowsFlag is capture-pane's flag for rows as drawn that keeps their
+// trailing spaces where tmux can (see [Client.rowsKeepSpaces]).
+func (f *frame) rowsFlag(ctx context.Context) string {
+	if f.c.rowsKeepSpaces(ctx) {
+		return "-N"
+	}
+	return "-p"
 }
 
 // read returns the pane's joined lines from the frame's start marker to
@@ -1164,7 +1175,8 @@ func (c *Client) startWaiter(ctx context.Context, channel string, p PaneInfo) <-
 // Otherwise it captures from the frame's absolute row (startAbs, history
 // size historySize, or -1 to ask tmux), and when that misses the marker
 // too (tmux drops the oldest tenth of a full history, which moves every
-// row up), the whole history.
+// row up), the whole history. Each capture is placed (f.place: see
+// [placement]) in the same tmux invocation.
 func (f *frame) read(ctx context.Context, historySize int, lines []string) ([]string, error) {
 	c, paneID, m := f.c, f.pane.PaneID, f.m
 	if m.hasStart(lines) {
@@ -1181,12 +1193,16 @@ func (f *frame) read(ctx context.Context, historySize int, lines []string) ([]st
 		historySize = atoi(recs[0][1])
 	}
 	from := strconv.Itoa(f.startAbs - historySize)
+	flag := f.rowsFlag(ctx)
 	for _, start := range []string{from, "-"} {
-		out, err := c.Exec(ctx, nil, "capture-pane", "-p", "-J", "-t", paneID, "-S", start)
+		tok := tmux.NewToken()
+		out, err := c.Exec(ctx, nil, f.placedArgs(start, historySize, tok, flag)...)
 		if err != nil {
 			return nil, err
 		}
-		lines = splitCapture(string(out))
+		if lines, f.place, _, err = f.parsePlaced(string(out), tok, start); err != nil {
+			return nil, err
+		}
 		if m.hasStart(lines) {
 			break
 		}
