@@ -294,6 +294,13 @@ const parserReset = `\030\033\134`
 // rest of a longer old line would otherwise follow the marker. Each is
 // preceded by [parserReset].
 //
+// Once the command's subshell has ended and the user's shell goes on
+// with the script, it writes a word into the claim file with a builtin,
+// when the file is still there:
+// evidence that the shell outlived the frame, which tmx waits for instead
+// of the shell's next prompt, whose hook may take long (see
+// [frame.afterEnd]).
+//
 // With exact files (an exact run; nil otherwise), the command's stdout and
 // stderr go to them instead of the terminal; the markers still go to the
 // terminal, and stdin stays the terminal.
@@ -328,6 +335,7 @@ func buildFrame(sh frameShell, m frameMarkers, ff frameFiles, command string, ex
 			"set -l fish_trace\n" +
 			"if command sh -c " + q(`set -C; command true >"$1"`) + " sh " + q(ff.claim) + " 2>/dev/null\n" +
 			vars + " command sh -c " + q(nested) + " (status fish-path) " + q(sh.tmux) + " " + q(sh.socket) + "\n" +
+			"builtin test -e " + q(ff.claim) + "; and builtin echo back >" + q(ff.claim) + " 2>/dev/null\n" +
 			"end\n" +
 			"end\n"
 		return frameText{typed: typed, script: script}
@@ -386,12 +394,16 @@ func buildFrame(sh frameShell, m frameMarkers, ff frameFiles, command string, ex
 		b + "trap __tmx_i=130 INT\n" + b + "trap __tmx_i=143 TERM\n" + b + "trap __tmx_i=129 HUP\n" +
 		b + "printf '" + parserReset + "\\r%s%s\\033[K\\r\\n' " + m.half1 + " " + m.half2 + "-s\n" +
 		"(" + b + "test -z \"${__tmx_i-}\" || " + b + "exit \"$__tmx_i\"; " + b + "eval " + q(" "+command) + ")" + exactRedirect(exact) + ") || " + b + ":\n")
+	// Back in the user's shell once the command's subshell is reaped: say
+	// so in the claim file (see [shellBack]), with builtins, unless tmx
+	// removed it already (a run it stopped waiting for).
+	back := "{ " + b + "test -e " + q(ff.claim) + " && " + b + "echo back >|" + q(ff.claim) + "; } 2>/dev/null || " + b + ":\n"
 	// eval expands the status before unset runs, and return in a sourced
 	// file returns from it (POSIX "dot"): $? is the status found.
 	end := b + "eval \"" + b + "unset __tmx_go __tmx_q; " + b + "return $__tmx_q\"\n"
 	return frameText{
 		typed:   typed,
-		script:  top.String() + "case $__tmx_go in 1)\n" + sub.String() + ";;\nesac\n" + end,
+		script:  top.String() + "case $__tmx_go in 1)\n" + sub.String() + back + ";;\nesac\n" + end,
 		claimed: top.String() + end,
 	}
 }

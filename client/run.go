@@ -51,8 +51,14 @@ type RunResult struct {
 	Output     string `json:"output"`
 	// Started is true once the frame's own start marker was seen in the
 	// pane (or, for a run that ended, its end marker): the command began.
-	Started         bool `json:"started"`
-	TimedOut        bool `json:"timed_out"`
+	Started  bool `json:"started"`
+	TimedOut bool `json:"timed_out"`
+	// PaneExited is true when the pane's program exited, or the pane was
+	// respawned, before the command ended, or, after it ended, before the
+	// shell went on past tmx's frame (the command killed its shell). A
+	// shell that exits later, in its prompt hook, is not waited for (but
+	// by the first run of a shell binary, which watches the prompt come
+	// back to learn where it reads): the next call finds the pane gone.
 	PaneExited      bool `json:"pane_exited,omitempty"`
 	ServerGone      bool `json:"server_gone,omitempty"`
 	HistoryOverflow bool `json:"history_overflow,omitempty"`
@@ -128,8 +134,7 @@ var (
 // way to its prompt: up to deadline while it has not reached its first
 // prompt since it started (its startup files run: a shell tmx started, or
 // one younger than startupWindow that tmx knows nothing of), or its prompt
-// since a frame of tmx ended in it (its prompt hook runs; within twice the
-// time its prompt was seen to take, when that was measured). A shell busy
+// since a frame of tmx ended in it (its prompt hook runs). A shell busy
 // after its prompt came back runs something of the user's, and is refused
 // after promptSettle, or twice what its prompt was seen to take when that
 // is longer. It returns what the probe saw and the shell's record,
@@ -213,11 +218,11 @@ const promptingSettle = 100 * time.Millisecond
 // is whether the shell started less than startupWindow ago.
 func (r shellRecord) busyUntil(now, deadline time.Time, young bool) time.Time {
 	lat := time.Duration(r.PromptMS) * time.Millisecond
-	switch {
-	case r.End > r.Seen && lat > 0:
-		// Its prompt hook, which took lat before: give it twice that.
-		return minTime(deadline, maxTime(time.UnixMilli(r.End).Add(2*lat), now.Add(promptSettle)))
-	case r.returning(), young && r.Seen == 0:
+	if r.returning() || young && r.Seen == 0 {
+		// Its startup files, or what follows a frame of tmx: the rest of
+		// the frame script and its prompt hook, which a run no longer
+		// waits for after its command (see [frame.afterEnd]) and which a
+		// loaded machine slows down beyond any time measured before.
 		return deadline
 	}
 	return minTime(deadline, now.Add(max(promptSettle, 2*lat)))
@@ -425,7 +430,7 @@ func (c *Client) Run(ctx context.Context, snap *Snapshot, p PaneInfo, command st
 	if err != nil {
 		return nil, err
 	}
-	f.ff = &ff
+	f.ff, f.claim = &ff, ff.claim
 	if o.Exact {
 		ef, err := c.createExact(nonce)
 		if err != nil {
@@ -581,6 +586,9 @@ type frame struct {
 	// read and removed.
 	exact     *exactFiles
 	exactGone bool
+	// claim is the path of the frame's claim file, which tells when the
+	// shell went on after the command (see [shellBack]); "" when unknown.
+	claim string
 	// place places the newest capture read's lines (see [placement]).
 	place *placement
 }
@@ -872,15 +880,21 @@ func (f *frame) finish(ctx context.Context, lines []string, found bool, o RunOpt
 // whether it lives, and, when it is back at its prompt soon enough, where
 // its prompt reads: the frame ran as a command at the shell's top-level
 // prompt, so the shell's next read at a prompt is that prompt's, and the
-// record learns it (see [shellRecord]). Soon enough is shellBackWait once
-// tmx knows where the shell's prompt reads; until then (the first run of
-// a shell binary tmx has never watched) the run waits for the prompt up
-// to its own deadline, once, so that later runs can tell that prompt
-// from a question. It notes the frame's end in the record. A shell that
-// died of the frame's status would have died before it was asleep again
-// at its prompt. true where /proc cannot tell, or when the bound passes
-// with the shell alive but busy (its prompt hook runs: the record's End
-// tells the next run).
+// record learns it (see [shellRecord]). It notes the frame's end in the
+// record.
+//
+// Once tmx knows where the shell's prompt reads, soon enough is as soon
+// as the shell has gone on with the frame script after the command's
+// subshell ended (see [shellBack]), bounded by shellBackWait: the shell
+// then lives, and its prompt hook, however long it runs, is the next
+// run's to wait for (the record's End tells it). Until then (the first
+// run of a shell binary tmx has never watched), the run waits for the
+// prompt up to its own deadline, once, so that later runs can tell that
+// prompt from a question.
+//
+// A shell that died of the frame's command would have died before it
+// went on with the script. false when the shell is gone; true where /proc
+// cannot tell, or when the bound passes with the shell alive but busy.
 func (f *frame) afterEnd(deadline time.Time) bool {
 	pid := f.pane.PanePID
 	if f.rec != nil {
@@ -892,7 +906,8 @@ func (f *frame) afterEnd(deadline time.Time) bool {
 	name, kind := paneShell(f.pane)
 	readable := syscallReadable(pid)
 	end := time.Now().Add(shellBackWait)
-	if readable && f.rec != nil && len(f.rec.Prompt) == 0 && deadline.After(end) {
+	learning := readable && f.rec != nil && len(f.rec.Prompt) == 0
+	if learning && deadline.After(end) {
 		end = deadline
 	}
 	for {
@@ -917,6 +932,9 @@ func (f *frame) afterEnd(deadline time.Time) bool {
 			if s := tmux.ReadStatus(pid); st.Tpgid == st.Pgrp && (!s.OK || s.State == 'S' && !s.WaitsForChild()) {
 				return tmux.Alive(pid)
 			}
+		}
+		if !learning && f.claim != "" && shellBack(f.claim) {
+			return tmux.Alive(pid)
 		}
 		if time.Now().After(end) {
 			return tmux.Alive(pid)
@@ -963,6 +981,9 @@ func (c *Client) Resume(ctx context.Context, snap *Snapshot, token string, o Run
 		since = began
 	}
 	f := &frame{c: c, res: res, m: t.markers(), startAbs: t.StartAbs, heartbeat: o.Heartbeat, typedAt: t.TypedAt, markerAt: t.MarkerAt, deadline: since.Add(o.Timeout)}
+	if ff, err := c.frameFilesFor(res.RunID); err == nil {
+		f.claim = ff.claim
+	}
 	if ef, err := c.exactFilesFor(res.RunID); err == nil && ef.exists() {
 		f.exact = &ef
 	} else {

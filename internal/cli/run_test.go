@@ -204,9 +204,12 @@ func TestRunTimeoutClamped(t *testing.T) {
 }
 
 // A shell that exits after the frame has ended (here its PROMPT_COMMAND
-// does, once the command made a file) is reported: the command's status
-// stands, and pane_exited says the shell is gone. tmx looks until the
-// shell is back asleep at its prompt, its post-command work done.
+// does, once the command made a file) is reported by the first run of a
+// shell binary tmx never watched: the command's status stands, and
+// pane_exited says the shell is gone. That run looks until the shell is
+// back asleep at its prompt, to learn where the prompt reads; later runs
+// reply once the shell went on past the frame, and leave its prompt hook
+// to the next call (TestRunDoesNotWaitForThePromptHook in client).
 func TestRunShellExitsAfterFrame(t *testing.T) {
 	t.Parallel()
 	srv := tmuxtest.New(t)
