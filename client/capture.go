@@ -371,7 +371,7 @@ func (c *Client) historySize(ctx context.Context, paneID string) (int, error) {
 }
 
 func splitRaw(s string) []string {
-	out := []string{}
+	out := make([]string, 0, strings.Count(s, "\n")+1)
 	start := 0
 	for i := 0; i < len(s); i++ {
 		if s[i] == '\n' {

@@ -52,6 +52,9 @@ func (m frameMarkers) endPrefix() string { return m.half1 + m.half2 + "-e:" }
 
 // endStatus reports whether line is exactly an end marker, and its status.
 func (m frameMarkers) endStatus(line string) (int, bool) {
+	if !strings.HasPrefix(line, m.half1) {
+		return 0, false // most lines: no string built
+	}
 	rest, ok := strings.CutPrefix(line, m.endPrefix())
 	if !ok || rest == "" || len(rest) > 3 {
 		return 0, false
@@ -73,7 +76,9 @@ func (m frameMarkers) isEnd(line string) bool { _, ok := m.endStatus(line); retu
 // capture (capture-pane -J) then puts the marker at its end. Nothing else
 // can end with it: the typed line does not hold it whole, and the command
 // cannot know it.
-func (m frameMarkers) isStart(line string) bool { return strings.HasSuffix(line, m.start()) }
+func (m frameMarkers) isStart(line string) bool {
+	return strings.HasSuffix(line, "-s") && strings.HasSuffix(line, m.start())
+}
 
 func (m frameMarkers) hasStart(lines []string) bool {
 	for _, l := range lines {
@@ -98,6 +103,51 @@ func (m frameMarkers) hasEnd(lines []string) bool {
 // already scrolled out of history (overflow: output from the top is
 // returned). Without an end marker, the lines after the start marker so far.
 func (m frameMarkers) extract(lines []string) (out []string, status int, started, overflow bool) {
+	from, end, status, started, overflow, found := m.outputRange(lines)
+	if from == end {
+		return nil, status, started, overflow
+	}
+	out = make([]string, 0, end-from)
+	for _, l := range lines[from:end] {
+		// The start marker again after the first (seen once under load,
+		// a C-c right after the marker): the frame's, never the
+		// command's, since the command cannot know it.
+		if !m.isStart(l) {
+			out = append(out, l)
+		}
+	}
+	// The trap prints "\r\n" before the end marker so that output without a
+	// final newline still ends its line; drop the empty line that leaves.
+	if found && len(out) > 0 && out[len(out)-1] == "" {
+		out = out[:len(out)-1]
+	}
+	return out, status, started, overflow
+}
+
+// outputLines returns the indices in lines of the first and last line
+// [frameMarkers.extract] returns; ok is false when it returns none.
+func (m frameMarkers) outputLines(lines []string) (first, last int, ok bool) {
+	from, end, _, _, _, found := m.outputRange(lines)
+	first, last = -1, -1
+	for i := from; i < end; i++ {
+		if !m.isStart(lines[i]) {
+			if first < 0 {
+				first = i
+			}
+			last = i
+		}
+	}
+	if found && last >= 0 && lines[last] == "" {
+		for last--; last >= first && m.isStart(lines[last]); last-- {
+		}
+	}
+	return first, last, first >= 0 && last >= first
+}
+
+// outputRange returns the range of lines that [frameMarkers.extract]
+// takes its output from, lines[from:end], with what extract returns
+// besides, and whether the end marker was found.
+func (m frameMarkers) outputRange(lines []string) (from, end, status int, started, overflow, found bool) {
 	first := -1
 	for i, l := range lines {
 		if m.isStart(l) {
@@ -105,9 +155,8 @@ func (m frameMarkers) extract(lines []string) (out []string, status int, started
 			break
 		}
 	}
-	from := first + 1
-	end := len(lines)
-	found := false
+	from = first + 1
+	end = len(lines)
 	for i := from; i < len(lines); i++ {
 		if s, ok := m.endStatus(lines[i]); ok {
 			end, status, found = i, s, true
@@ -125,31 +174,19 @@ func (m frameMarkers) extract(lines []string) (out []string, status int, started
 			}
 		}
 		if found {
-			return append([]string(nil), lines[from:]...), status, true, false
+			// All of it, the empty line before the end marker too (it is
+			// not at the end here).
+			return from, len(lines), status, true, false, false
 		}
 	}
 	if first < 0 && !found {
-		return nil, 0, false, false
+		return 0, 0, 0, false, false, false
 	}
 	if first < 0 {
 		overflow = true
 		from = 0
 	}
-	out = make([]string, 0, end-from)
-	for _, l := range lines[from:end] {
-		// The start marker again after the first (seen once under load,
-		// a C-c right after the marker): the frame's, never the
-		// command's, since the command cannot know it.
-		if !m.isStart(l) {
-			out = append(out, l)
-		}
-	}
-	// The trap prints "\r\n" before the end marker so that output without a
-	// final newline still ends its line; drop the empty line that leaves.
-	if found && len(out) > 0 && out[len(out)-1] == "" {
-		out = out[:len(out)-1]
-	}
-	return out, status, first >= 0, overflow
+	return from, end, status, first >= 0, overflow, found
 }
 
 // frameText is what a run types and writes: the short line typed into
@@ -257,6 +294,13 @@ const parserReset = `\030\033\134`
 // rest of a longer old line would otherwise follow the marker. Each is
 // preceded by [parserReset].
 //
+// Once the command's subshell has ended and the user's shell goes on
+// with the script, it writes a word into the claim file with a builtin,
+// when the file is still there:
+// evidence that the shell outlived the frame, which tmx waits for instead
+// of the shell's next prompt, whose hook may take long (see
+// [frame.afterEnd]).
+//
 // With exact files (an exact run; nil otherwise), the command's stdout and
 // stderr go to them instead of the terminal; the markers still go to the
 // terminal, and stdin stays the terminal.
@@ -291,6 +335,7 @@ func buildFrame(sh frameShell, m frameMarkers, ff frameFiles, command string, ex
 			"set -l fish_trace\n" +
 			"if command sh -c " + q(`set -C; command true >"$1"`) + " sh " + q(ff.claim) + " 2>/dev/null\n" +
 			vars + " command sh -c " + q(nested) + " (status fish-path) " + q(sh.tmux) + " " + q(sh.socket) + "\n" +
+			"builtin test -e " + q(ff.claim) + "; and builtin echo back >" + q(ff.claim) + " 2>/dev/null\n" +
 			"end\n" +
 			"end\n"
 		return frameText{typed: typed, script: script}
@@ -349,12 +394,16 @@ func buildFrame(sh frameShell, m frameMarkers, ff frameFiles, command string, ex
 		b + "trap __tmx_i=130 INT\n" + b + "trap __tmx_i=143 TERM\n" + b + "trap __tmx_i=129 HUP\n" +
 		b + "printf '" + parserReset + "\\r%s%s\\033[K\\r\\n' " + m.half1 + " " + m.half2 + "-s\n" +
 		"(" + b + "test -z \"${__tmx_i-}\" || " + b + "exit \"$__tmx_i\"; " + b + "eval " + q(" "+command) + ")" + exactRedirect(exact) + ") || " + b + ":\n")
+	// Back in the user's shell once the command's subshell is reaped: say
+	// so in the claim file (see [shellBack]), with builtins, unless tmx
+	// removed it already (a run it stopped waiting for).
+	back := "{ " + b + "test -e " + q(ff.claim) + " && " + b + "echo back >|" + q(ff.claim) + "; } 2>/dev/null || " + b + ":\n"
 	// eval expands the status before unset runs, and return in a sourced
 	// file returns from it (POSIX "dot"): $? is the status found.
 	end := b + "eval \"" + b + "unset __tmx_go __tmx_q; " + b + "return $__tmx_q\"\n"
 	return frameText{
 		typed:   typed,
-		script:  top.String() + "case $__tmx_go in 1)\n" + sub.String() + ";;\nesac\n" + end,
+		script:  top.String() + "case $__tmx_go in 1)\n" + sub.String() + back + ";;\nesac\n" + end,
 		claimed: top.String() + end,
 	}
 }

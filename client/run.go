@@ -51,8 +51,14 @@ type RunResult struct {
 	Output     string `json:"output"`
 	// Started is true once the frame's own start marker was seen in the
 	// pane (or, for a run that ended, its end marker): the command began.
-	Started         bool `json:"started"`
-	TimedOut        bool `json:"timed_out"`
+	Started  bool `json:"started"`
+	TimedOut bool `json:"timed_out"`
+	// PaneExited is true when the pane's program exited, or the pane was
+	// respawned, before the command ended, or, after it ended, before the
+	// shell went on past tmx's frame (the command killed its shell). A
+	// shell that exits later, in its prompt hook, is not waited for (but
+	// by the first run of a shell binary, which watches the prompt come
+	// back to learn where it reads): the next call finds the pane gone.
 	PaneExited      bool `json:"pane_exited,omitempty"`
 	ServerGone      bool `json:"server_gone,omitempty"`
 	HistoryOverflow bool `json:"history_overflow,omitempty"`
@@ -128,8 +134,7 @@ var (
 // way to its prompt: up to deadline while it has not reached its first
 // prompt since it started (its startup files run: a shell tmx started, or
 // one younger than startupWindow that tmx knows nothing of), or its prompt
-// since a frame of tmx ended in it (its prompt hook runs; within twice the
-// time its prompt was seen to take, when that was measured). A shell busy
+// since a frame of tmx ended in it (its prompt hook runs). A shell busy
 // after its prompt came back runs something of the user's, and is refused
 // after promptSettle, or twice what its prompt was seen to take when that
 // is longer. It returns what the probe saw and the shell's record,
@@ -213,11 +218,11 @@ const promptingSettle = 100 * time.Millisecond
 // is whether the shell started less than startupWindow ago.
 func (r shellRecord) busyUntil(now, deadline time.Time, young bool) time.Time {
 	lat := time.Duration(r.PromptMS) * time.Millisecond
-	switch {
-	case r.End > r.Seen && lat > 0:
-		// Its prompt hook, which took lat before: give it twice that.
-		return minTime(deadline, maxTime(time.UnixMilli(r.End).Add(2*lat), now.Add(promptSettle)))
-	case r.returning(), young && r.Seen == 0:
+	if r.returning() || young && r.Seen == 0 {
+		// Its startup files, or what follows a frame of tmx: the rest of
+		// the frame script and its prompt hook, which a run no longer
+		// waits for after its command (see [frame.afterEnd]) and which a
+		// loaded machine slows down beyond any time measured before.
 		return deadline
 	}
 	return minTime(deadline, now.Add(max(promptSettle, 2*lat)))
@@ -425,7 +430,7 @@ func (c *Client) Run(ctx context.Context, snap *Snapshot, p PaneInfo, command st
 	if err != nil {
 		return nil, err
 	}
-	f.ff = &ff
+	f.ff, f.claim = &ff, ff.claim
 	if o.Exact {
 		ef, err := c.createExact(nonce)
 		if err != nil {
@@ -448,7 +453,7 @@ func (c *Client) Run(ctx context.Context, snap *Snapshot, p PaneInfo, command st
 
 	waitCtx, cancel := context.WithDeadline(ctx, deadline)
 	defer cancel()
-	waiter := c.startWaiter(waitCtx, f.m.channel, p)
+	waiter := f.startWaiter(waitCtx)
 	// The line editor's reset keys and the line travel in one paste:
 	// paste-buffer reaches only its target pane, even with
 	// synchronize-panes on, where send-keys would reach every pane of the
@@ -581,6 +586,11 @@ type frame struct {
 	// read and removed.
 	exact     *exactFiles
 	exactGone bool
+	// claim is the path of the frame's claim file, which tells when the
+	// shell went on after the command (see [shellBack]); "" when unknown.
+	claim string
+	// place places the newest capture read's lines (see [placement]).
+	place *placement
 }
 
 // started reports whether the frame is known to have started.
@@ -628,6 +638,7 @@ func (f *frame) await(ctx, deadline context.Context, waiter <-chan waiterResult)
 		select {
 		case w := <-waiter:
 			if w.err == nil {
+				f.place = w.place
 				if l, err := f.read(ctx, w.historySize, w.lines); err == nil {
 					lines = l
 				}
@@ -663,7 +674,7 @@ func (f *frame) await(ctx, deadline context.Context, waiter <-chan waiterResult)
 				lines, found = f.final(ctx, lines)
 				return lines, found, nil
 			}
-			waiter = c.startWaiter(deadline, m.channel, p)
+			waiter = f.startWaiter(deadline)
 		case <-deadline.Done():
 			<-waiter // the wait-for client is killed with the deadline; reap it
 			lines, found = f.final(ctx, lines)
@@ -803,7 +814,7 @@ func (f *frame) finish(ctx context.Context, lines []string, found bool, o RunOpt
 	b := Budget(out, o.MaxLines, o.MaxBytes)
 	res.Output, res.Truncated, res.DroppedLines, res.DroppedBytes = b.Text(), b.Truncated || overflow || cleared, b.DroppedLines, b.DroppedBytes
 	if len(out) > 0 && !res.ServerGone {
-		res.FirstLine, res.LastLine = f.locate(ctx, lines)
+		res.FirstLine, res.LastLine = f.lineNumbers(ctx, lines)
 	}
 	if !res.Started && !f.notStarted && !f.bufChecked {
 		// No marker was seen. The frame deletes the command's buffer when
@@ -869,15 +880,21 @@ func (f *frame) finish(ctx context.Context, lines []string, found bool, o RunOpt
 // whether it lives, and, when it is back at its prompt soon enough, where
 // its prompt reads: the frame ran as a command at the shell's top-level
 // prompt, so the shell's next read at a prompt is that prompt's, and the
-// record learns it (see [shellRecord]). Soon enough is shellBackWait once
-// tmx knows where the shell's prompt reads; until then (the first run of
-// a shell binary tmx has never watched) the run waits for the prompt up
-// to its own deadline, once, so that later runs can tell that prompt
-// from a question. It notes the frame's end in the record. A shell that
-// died of the frame's status would have died before it was asleep again
-// at its prompt. true where /proc cannot tell, or when the bound passes
-// with the shell alive but busy (its prompt hook runs: the record's End
-// tells the next run).
+// record learns it (see [shellRecord]). It notes the frame's end in the
+// record.
+//
+// Once tmx knows where the shell's prompt reads, soon enough is as soon
+// as the shell has gone on with the frame script after the command's
+// subshell ended (see [shellBack]), bounded by shellBackWait: the shell
+// then lives, and its prompt hook, however long it runs, is the next
+// run's to wait for (the record's End tells it). Until then (the first
+// run of a shell binary tmx has never watched), the run waits for the
+// prompt up to its own deadline, once, so that later runs can tell that
+// prompt from a question.
+//
+// A shell that died of the frame's command would have died before it
+// went on with the script. false when the shell is gone; true where /proc
+// cannot tell, or when the bound passes with the shell alive but busy.
 func (f *frame) afterEnd(deadline time.Time) bool {
 	pid := f.pane.PanePID
 	if f.rec != nil {
@@ -889,7 +906,8 @@ func (f *frame) afterEnd(deadline time.Time) bool {
 	name, kind := paneShell(f.pane)
 	readable := syscallReadable(pid)
 	end := time.Now().Add(shellBackWait)
-	if readable && f.rec != nil && len(f.rec.Prompt) == 0 && deadline.After(end) {
+	learning := readable && f.rec != nil && len(f.rec.Prompt) == 0
+	if learning && deadline.After(end) {
 		end = deadline
 	}
 	for {
@@ -914,6 +932,9 @@ func (f *frame) afterEnd(deadline time.Time) bool {
 			if s := tmux.ReadStatus(pid); st.Tpgid == st.Pgrp && (!s.OK || s.State == 'S' && !s.WaitsForChild()) {
 				return tmux.Alive(pid)
 			}
+		}
+		if !learning && f.claim != "" && shellBack(f.claim) {
+			return tmux.Alive(pid)
 		}
 		if time.Now().After(end) {
 			return tmux.Alive(pid)
@@ -960,6 +981,9 @@ func (c *Client) Resume(ctx context.Context, snap *Snapshot, token string, o Run
 		since = began
 	}
 	f := &frame{c: c, res: res, m: t.markers(), startAbs: t.StartAbs, heartbeat: o.Heartbeat, typedAt: t.TypedAt, markerAt: t.MarkerAt, deadline: since.Add(o.Timeout)}
+	if ff, err := c.frameFilesFor(res.RunID); err == nil {
+		f.claim = ff.claim
+	}
 	if ef, err := c.exactFilesFor(res.RunID); err == nil && ef.exists() {
 		f.exact = &ef
 	} else {
@@ -998,7 +1022,7 @@ func (c *Client) Resume(ctx context.Context, snap *Snapshot, token string, o Run
 	default:
 		deadline, cancel := context.WithDeadline(ctx, f.deadline)
 		var pending <-chan waiterResult
-		lines, found, pending = f.await(ctx, deadline, c.startWaiter(deadline, f.m.channel, *p))
+		lines, found, pending = f.await(ctx, deadline, f.startWaiter(deadline))
 		cancel()
 		reap(pending)
 		if !found && !res.ServerGone && !res.PaneExited && !res.EndLost {
@@ -1125,38 +1149,46 @@ func (f *frame) final(ctx context.Context, lines []string) ([]string, bool) {
 
 type waiterResult struct {
 	lines       []string
+	place       *placement
 	historySize int
 	err         error
 }
 
-// startWaiter runs `wait-for CHANNEL` chained with a query and a capture in
-// one tmux client, so the usual completion costs a single process: tmux
-// runs the later commands right after the channel is signalled. The capture
-// starts a screen's height above the cursor row at the start, which holds
-// the frame unless its output scrolled further; read then reads again.
-func (c *Client) startWaiter(ctx context.Context, channel string, p PaneInfo) <-chan waiterResult {
+// startWaiter runs `wait-for CHANNEL` chained with the frame's placed
+// capture (see [frame.placedArgs]) in one tmux client, so the usual
+// completion costs a single process: tmux runs the later commands right
+// after the channel is signalled. The capture starts a screen's height
+// above the cursor row at the start, which holds the frame unless its
+// output scrolled further; read then reads again.
+func (f *frame) startWaiter(ctx context.Context) <-chan waiterResult {
+	c, p := f.c, f.pane
 	ch := make(chan waiterResult, 1)
 	tok := tmux.NewToken()
-	args := []string{
-		"wait-for", channel,
-		";", "display-message", "-p", "-t", p.PaneID, tmux.BuildFormat(tok, []string{"pane_id", "history_size"}),
-		";", "capture-pane", "-p", "-J", "-t", p.PaneID, "-S", strconv.Itoa(p.CursorY - p.PaneHeight),
-	}
+	start := strconv.Itoa(p.CursorY - p.PaneHeight)
+	args := append([]string{"wait-for", f.m.channel, ";"}, f.placedArgs(start, 0, tok, f.rowsFlag(ctx))...)
 	go func() {
 		out, err := c.Exec(ctx, nil, args...)
 		if err != nil {
 			ch <- waiterResult{err: err}
 			return
 		}
-		head, rest, ok := strings.Cut(string(out), "\n")
-		recs, perr := tmux.ParseRecords(head, tok, 2)
-		if !ok || perr != nil || len(recs) != 1 || recs[0][0] != p.PaneID {
-			ch <- waiterResult{err: fmt.Errorf("unexpected output after wait-for")}
+		lines, place, hs, err := f.parsePlaced(string(out), tok, start)
+		if err != nil {
+			ch <- waiterResult{err: fmt.Errorf("unexpected output after wait-for: %w", err)}
 			return
 		}
-		ch <- waiterResult{lines: splitCapture(rest), historySize: atoi(recs[0][1])}
+		ch <- waiterResult{lines: lines, place: place, historySize: hs}
 	}()
 	return ch
+}
+
+// rowsFlag is capture-pane's flag for rows as drawn that keeps their
+// trailing spaces where tmux can (see [Client.rowsKeepSpaces]).
+func (f *frame) rowsFlag(ctx context.Context) string {
+	if f.c.rowsKeepSpaces(ctx) {
+		return "-N"
+	}
+	return "-p"
 }
 
 // read returns the pane's joined lines from the frame's start marker to
@@ -1164,7 +1196,8 @@ func (c *Client) startWaiter(ctx context.Context, channel string, p PaneInfo) <-
 // Otherwise it captures from the frame's absolute row (startAbs, history
 // size historySize, or -1 to ask tmux), and when that misses the marker
 // too (tmux drops the oldest tenth of a full history, which moves every
-// row up), the whole history.
+// row up), the whole history. Each capture is placed (f.place: see
+// [placement]) in the same tmux invocation.
 func (f *frame) read(ctx context.Context, historySize int, lines []string) ([]string, error) {
 	c, paneID, m := f.c, f.pane.PaneID, f.m
 	if m.hasStart(lines) {
@@ -1181,12 +1214,16 @@ func (f *frame) read(ctx context.Context, historySize int, lines []string) ([]st
 		historySize = atoi(recs[0][1])
 	}
 	from := strconv.Itoa(f.startAbs - historySize)
+	flag := f.rowsFlag(ctx)
 	for _, start := range []string{from, "-"} {
-		out, err := c.Exec(ctx, nil, "capture-pane", "-p", "-J", "-t", paneID, "-S", start)
+		tok := tmux.NewToken()
+		out, err := c.Exec(ctx, nil, f.placedArgs(start, historySize, tok, flag)...)
 		if err != nil {
 			return nil, err
 		}
-		lines = splitCapture(string(out))
+		if lines, f.place, _, err = f.parsePlaced(string(out), tok, start); err != nil {
+			return nil, err
+		}
 		if m.hasStart(lines) {
 			break
 		}

@@ -241,6 +241,14 @@ func (ff *frameFiles) claimTaken() (taken, known bool) {
 	return false, false
 }
 
+// shellBack reports whether the pane's shell went on with the frame
+// script after the command's subshell ended: the script then writes into
+// the claim file (see [buildFrame]), which is empty until then.
+func shellBack(claim string) bool {
+	st, err := os.Stat(claim)
+	return err == nil && st.Size() > 0
+}
+
 // remove removes the frame's files, once the frame has begun (a shell
 // that sources a file reads it through a descriptor it keeps) or was never
 // typed. A frame tmx claimed keeps them: a line typed but not yet run
