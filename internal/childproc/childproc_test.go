@@ -94,32 +94,7 @@ func TestChildDiesWithParentOnly(t *testing.T) {
 	if runtime.GOOS != "linux" {
 		t.Skip("the parent-death signal is Linux only")
 	}
-	parent := exec.Command(os.Args[0], "-test.run=^$")
-	parent.Env = append(os.Environ(), "CHILDPROC_TEST_PARENT=1")
-	out, err := parent.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := parent.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { parent.Process.Kill(); parent.Wait() })
-	line, err := bufio.NewReader(out).ReadString('\n')
-	if err != nil {
-		t.Fatalf("parent said %q: %v", line, err)
-	}
-	var children []int
-	for _, f := range strings.Fields(line) {
-		pid, err := strconv.Atoi(f)
-		if err != nil {
-			t.Fatalf("parent said %q", line)
-		}
-		children = append(children, pid)
-		t.Cleanup(func() { syscall.Kill(pid, syscall.SIGKILL) })
-	}
-	if len(children) != parentChildren {
-		t.Fatalf("parent said %q", line)
-	}
+	parent, children := startParent(t, "1")
 
 	// The threads that asked for the children have ended by now (their
 	// goroutines sent the pids and returned); give the kernel a moment to
@@ -152,8 +127,34 @@ func TestWatchPipeChildrenDieWithParent(t *testing.T) {
 	if runtime.GOOS != "linux" {
 		t.Skip("the test reads /proc to see the children")
 	}
+	parent, children := startParent(t, "watch")
+	for _, pid := range children {
+		if !alive(pid) {
+			t.Fatalf("child %d died while its parent ran", pid)
+		}
+	}
+	if err := parent.Process.Signal(syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	parent.Wait()
+	deadline := time.Now().Add(10 * time.Second)
+	for _, pid := range children {
+		for alive(pid) {
+			if time.Now().After(deadline) {
+				t.Fatalf("child %d outlived its parent, killed with SIGKILL", pid)
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
+	}
+}
+
+// startParent starts this test binary as the parent (CHILDPROC_TEST_PARENT
+// set to mode), and returns it and the pids of the parentChildren children
+// it says it started; the cleanup kills them all.
+func startParent(t *testing.T, mode string) (*exec.Cmd, []int) {
+	t.Helper()
 	parent := exec.Command(os.Args[0], "-test.run=^$")
-	parent.Env = append(os.Environ(), "CHILDPROC_TEST_PARENT=watch")
+	parent.Env = append(os.Environ(), "CHILDPROC_TEST_PARENT="+mode)
 	parent.Stderr = os.Stderr
 	out, err := parent.StdoutPipe()
 	if err != nil {
@@ -179,22 +180,5 @@ func TestWatchPipeChildrenDieWithParent(t *testing.T) {
 	if len(children) != parentChildren {
 		t.Fatalf("parent said %q", line)
 	}
-	for _, pid := range children {
-		if !alive(pid) {
-			t.Fatalf("child %d died while its parent ran", pid)
-		}
-	}
-	if err := parent.Process.Signal(syscall.SIGKILL); err != nil {
-		t.Fatal(err)
-	}
-	parent.Wait()
-	deadline := time.Now().Add(10 * time.Second)
-	for _, pid := range children {
-		for alive(pid) {
-			if time.Now().After(deadline) {
-				t.Fatalf("child %d outlived its parent, killed with SIGKILL", pid)
-			}
-			time.Sleep(20 * time.Millisecond)
-		}
-	}
+	return parent, children
 }

@@ -54,13 +54,9 @@ func newAttachCmd(env *Env, runF func(*call, *attachOptions) error) *cli.Command
 }
 
 func parseAttach(x *call, o *attachOptions) error {
-	if len(x.args) > 1 {
-		return exactArgs(x.Context, x.args, 1, "at most one TARGET")
-	}
-	if len(x.args) == 1 {
-		o.Target, o.HasTarget = x.args[0], true
-	}
-	return nil
+	var err error
+	o.Target, o.HasTarget, err = optionalTargetArg(x)
+	return err
 }
 
 func runAttach(x *call, o *attachOptions) error {

@@ -96,6 +96,19 @@ func rawActionOf[O any](env *Env, o *O, parse func(*call, *O) error, runF func(*
 	}
 }
 
+// optionalTargetArg reads the at most one TARGET of a command whose
+// target is optional, and whether it was given. Errors: usage, for more
+// arguments.
+func optionalTargetArg(x *call) (target string, given bool, err error) {
+	if len(x.args) > 1 {
+		return "", false, exactArgs(x.Context, x.args, 1, "at most one TARGET")
+	}
+	if len(x.args) == 0 {
+		return "", false, nil
+	}
+	return x.args[0], true, nil
+}
+
 // oneTarget reads a command's one TARGET into dst. Errors: usage.
 func oneTarget(x *call, dst *string) error {
 	if err := exactArgs(x.Context, x.args, 1, "one TARGET"); err != nil {

@@ -58,11 +58,9 @@ func newLsCmd(env *Env, runF func(*call, *lsOptions) error) *cli.Command {
 // parseLs reads the optional TARGET and checks that one kind of list is
 // asked for and that paging goes with a flat list. Errors: usage.
 func parseLs(x *call, o *lsOptions) error {
-	if len(x.args) > 1 {
-		return exactArgs(x.Context, x.args, 1, "at most one TARGET")
-	}
-	if len(x.args) == 1 {
-		o.Target = x.args[0]
+	var err error
+	if o.Target, _, err = optionalTargetArg(x); err != nil {
+		return err
 	}
 	n := 0
 	for _, b := range []bool{o.Sessions, o.Windows, o.Panes} {

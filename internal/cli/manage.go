@@ -3,11 +3,9 @@ package cli
 import (
 	"fmt"
 	"io"
-	"strings"
 
 	"github.com/tmx-sh/tmx/client"
 	"github.com/tmx-sh/tmx/internal/result"
-	"github.com/tmx-sh/tmx/tmxerr"
 )
 
 // The manage commands (rename, select, layout, resize, move-window,
@@ -56,18 +54,6 @@ func (x *call) optionalTarget(target string, given bool) (*client.Client, *clien
 	}
 	cl, snap, r, err := x.target(target)
 	return cl, snap, &r, err
-}
-
-// optionalTargetArg reads the at most one TARGET of a command whose
-// target is optional. Errors: usage, for more arguments.
-func optionalTargetArg(x *call) (target string, given bool, err error) {
-	if len(x.args) > 1 {
-		return "", false, tmxerr.Errorf(tmxerr.Usage, "too many arguments: %s", strings.Join(x.args, " ")).WithHint("usage: %s", x.Command.UsageText)
-	}
-	if len(x.args) == 0 {
-		return "", false, nil
-	}
-	return x.args[0], true, nil
 }
 
 // changedText says what a change did, naming the object by its id and

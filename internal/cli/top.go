@@ -65,13 +65,9 @@ func newTopCmd(env *Env, runF func(*call, *topOptions) error) *cli.Command {
 
 // parseTop reads the optional TARGET. Errors: usage.
 func parseTop(x *call, o *topOptions) error {
-	if len(x.args) > 1 {
-		return exactArgs(x.Context, x.args, 1, "at most one TARGET")
-	}
-	if len(x.args) == 1 {
-		o.Target = x.args[0]
-	}
-	return nil
+	var err error
+	o.Target, _, err = optionalTargetArg(x)
+	return err
 }
 
 func runTop(x *call, o *topOptions) error {
