@@ -105,19 +105,7 @@ func TestChildDiesWithParentOnly(t *testing.T) {
 			t.Errorf("child %d died when the thread that asked for it ended", pid)
 		}
 	}
-	if err := parent.Process.Signal(syscall.SIGKILL); err != nil {
-		t.Fatal(err)
-	}
-	parent.Wait()
-	deadline := time.Now().Add(10 * time.Second)
-	for _, pid := range children {
-		for alive(pid) {
-			if time.Now().After(deadline) {
-				t.Fatalf("child %d outlived its parent, killed with SIGKILL", pid)
-			}
-			time.Sleep(20 * time.Millisecond)
-		}
-	}
+	killParentAwaitChildren(t, parent, children)
 }
 
 // Children handed the watch pipe die with their parent, killed with
@@ -133,19 +121,7 @@ func TestWatchPipeChildrenDieWithParent(t *testing.T) {
 			t.Fatalf("child %d died while its parent ran", pid)
 		}
 	}
-	if err := parent.Process.Signal(syscall.SIGKILL); err != nil {
-		t.Fatal(err)
-	}
-	parent.Wait()
-	deadline := time.Now().Add(10 * time.Second)
-	for _, pid := range children {
-		for alive(pid) {
-			if time.Now().After(deadline) {
-				t.Fatalf("child %d outlived its parent, killed with SIGKILL", pid)
-			}
-			time.Sleep(20 * time.Millisecond)
-		}
-	}
+	killParentAwaitChildren(t, parent, children)
 }
 
 // startParent starts this test binary as the parent (CHILDPROC_TEST_PARENT
@@ -181,4 +157,23 @@ func startParent(t *testing.T, mode string) (*exec.Cmd, []int) {
 		t.Fatalf("parent said %q", line)
 	}
 	return parent, children
+}
+
+// killParentAwaitChildren kills parent with SIGKILL and fails unless each
+// of children dies after it.
+func killParentAwaitChildren(t *testing.T, parent *exec.Cmd, children []int) {
+	t.Helper()
+	if err := parent.Process.Signal(syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	parent.Wait()
+	deadline := time.Now().Add(10 * time.Second)
+	for _, pid := range children {
+		for alive(pid) {
+			if time.Now().After(deadline) {
+				t.Fatalf("child %d outlived its parent, killed with SIGKILL", pid)
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
+	}
 }

@@ -165,29 +165,16 @@ func splitNullable(s *jsonschema.Schema) {
 		}
 		*s = jsonschema.Schema{Title: s.Title, Description: s.Description, AnyOf: branches}
 	}
-	for _, c := range s.AnyOf {
-		splitNullable(c)
+	for _, list := range [][]*jsonschema.Schema{s.AnyOf, s.OneOf, s.AllOf, s.PrefixItems, {s.Items, s.AdditionalProperties}} {
+		for _, c := range list {
+			splitNullable(c)
+		}
 	}
-	for _, c := range s.OneOf {
-		splitNullable(c)
+	for _, m := range []map[string]*jsonschema.Schema{s.Properties, s.PatternProperties, s.Defs} {
+		for _, c := range m {
+			splitNullable(c)
+		}
 	}
-	for _, c := range s.AllOf {
-		splitNullable(c)
-	}
-	for _, c := range s.PrefixItems {
-		splitNullable(c)
-	}
-	for _, c := range s.Properties {
-		splitNullable(c)
-	}
-	for _, c := range s.PatternProperties {
-		splitNullable(c)
-	}
-	for _, c := range s.Defs {
-		splitNullable(c)
-	}
-	splitNullable(s.Items)
-	splitNullable(s.AdditionalProperties)
 }
 
 // Entry is a tool as tools/list shows it.
