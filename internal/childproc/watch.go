@@ -81,6 +81,11 @@ func WatchParent() bool {
 		return false // not the pipe: a descriptor reused for something else
 	}
 	syscall.CloseOnExec(fd)
+	// Non-blocking, the read waits in the runtime's poller rather than
+	// holding an OS thread for the process's life (every tmx-mcp child
+	// has one). The flag is on the pipe shared by all the children, which
+	// all read it this way; the parent never reads it.
+	syscall.SetNonblock(fd, true)
 	f := os.NewFile(uintptr(fd), "parent-watch")
 	go func() {
 		var b [1]byte
