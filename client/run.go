@@ -910,7 +910,11 @@ func (f *frame) afterEnd(deadline time.Time) bool {
 	if learning && deadline.After(end) {
 		end = deadline
 	}
-	for {
+	// Looks start 200 µs apart (a shell back at its prompt is seen at
+	// once) and back off to 20 ms, as a shell whose prompt hook runs, or
+	// the first run's wait for a prompt, can take seconds: /proc reads
+	// thousands of times a second would take a busy machine's CPU.
+	for delay := 200 * time.Microsecond; ; delay = min(2*delay, 20*time.Millisecond) {
 		if !tmux.Alive(pid) {
 			return false
 		}
@@ -939,7 +943,7 @@ func (f *frame) afterEnd(deadline time.Time) bool {
 		if time.Now().After(end) {
 			return tmux.Alive(pid)
 		}
-		time.Sleep(200 * time.Microsecond)
+		time.Sleep(delay)
 	}
 }
 
