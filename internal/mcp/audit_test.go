@@ -47,7 +47,7 @@ func TestAuditDigestsCallerText(t *testing.T) {
 	calls = append(calls, "the huge id")
 	var recs []map[string]any
 	faultSettle(t, 5*time.Second, "audit records missing", func() (bool, string) {
-		recs = faultAudit(t, audit)
+		recs = faultAuditSoFar(t, audit)
 		return len(recs) == len(calls), fmt.Sprintf("%d of %d", len(recs), len(calls))
 	})
 	for _, r := range recs {

@@ -209,13 +209,31 @@ func faultNoStrays(t *testing.T, srv *tmuxtest.Server, mcpPid, tmuxPid int) {
 	}
 }
 
-// faultAudit reads the audit records of a TMX_AUDIT file.
+// faultAudit reads the audit records of a TMX_AUDIT file: every line
+// must be one whole record.
 func faultAudit(t *testing.T, path string) []map[string]any {
 	t.Helper()
 	b, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
+	return auditRecords(t, b)
+}
+
+// faultAuditSoFar is faultAudit for a test that reads while tmx-mcp
+// still appends: a last line without its newline is a record being
+// written, which the next read has whole.
+func faultAuditSoFar(t *testing.T, path string) []map[string]any {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return auditRecords(t, b[:bytes.LastIndexByte(b, '\n')+1])
+}
+
+func auditRecords(t *testing.T, b []byte) []map[string]any {
+	t.Helper()
 	var out []map[string]any
 	sc := bufio.NewScanner(bytes.NewReader(b))
 	sc.Buffer(make([]byte, 1<<20), 1<<20)

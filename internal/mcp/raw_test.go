@@ -426,7 +426,7 @@ func TestImmediateCancelAuditsClientID(t *testing.T) {
 	}
 	var recs []map[string]any
 	faultSettle(t, 20*time.Second, "audit records missing", func() (bool, string) {
-		recs = faultAudit(t, audit)
+		recs = faultAuditSoFar(t, audit)
 		return len(recs) == n, fmt.Sprintf("%d of %d", len(recs), n)
 	})
 	for _, r := range recs {
