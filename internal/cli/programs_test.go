@@ -192,8 +192,14 @@ func TestDrivePrograms(t *testing.T) {
 		need(t, "htop")
 		srv := tmuxtest.New(t)
 		pane := srv.NewPane("s", "bash", 100, 30)
-		if w := step(t, srv, "", 0, "type", "--enter", "--wait-quiet", "300", "--timeout", "60", pane, "--", "htop"); w["alternate_screen"] != true {
+		// Waiting for input, not for quiet: before htop draws, the pane
+		// is quiet too, for as long as a loaded machine takes to start it.
+		if w := step(t, srv, "", 0, "type", "--enter", "--wait-input", pane, "--", "htop"); w["outcome"] != "input" || w["alternate_screen"] != true {
 			t.Fatalf("open: %v", w)
+		}
+		// htop redraws on its own; between redraws the screen is quiet.
+		if w := mustJSON(t, srv, 0, "wait", "--quiet", "300", "--timeout", tmuxtest.PatienceSeconds(30), pane); w["outcome"] != "quiet" || w["alternate_screen"] != true {
+			t.Errorf("quiet: %v", w)
 		}
 		if w := step(t, srv, "", 0, "send", "--wait-exit", pane, "q"); w["outcome"] != "exited" {
 			t.Errorf("quit: %v", w)

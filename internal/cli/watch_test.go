@@ -168,9 +168,12 @@ func TestSinceUnderContinuousOutput(t *testing.T) {
 	pane := srv.NewPane("s", "bash", 60, 10)
 	d := mustJSON(t, srv, 0, "since", "--from-now", pane)
 	cursor := d["cursor"].(string)
-	typeLine(srv, pane, "for i in $(seq 1 150); do echo line-$i; sleep 0.02; done; echo DONE-LOOP", "")
+	// Typed without waiting: the reads below run while the loop prints.
+	srv.Tmux("send-keys", "-t", pane, "-l", "--", "for i in $(seq 1 150); do echo line-$i; sleep 0.02; done; echo DONE-LOOP")
+	srv.Tmux("send-keys", "-t", pane, "Enter")
 	var all []string
-	for i := 0; i < 400; i++ {
+	deadline := time.Now().Add(tmuxtest.Patience(60 * time.Second))
+	for i := 0; time.Now().Before(deadline); i++ {
 		d = mustJSON(t, srv, 0, "since", "--cursor", cursor, pane)
 		if d["continuous"] != true {
 			t.Fatalf("read %d reported continuous: false under plain scrolling: %v", i, d["reason"])

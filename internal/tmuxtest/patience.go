@@ -5,7 +5,6 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 )
 
@@ -14,8 +13,11 @@ import (
 // exit) before it fails. Tests wait for events, not for time, so a longer
 // bound costs a passing test nothing; it only keeps a loaded machine from
 // failing one. The factor is TMX_TEST_PATIENCE (a number, at least 1) when
-// set, else the machine's load per CPU when the tests started (the
-// one-minute load average over GOMAXPROCS), at least 1 and at most 10.
+// set, else twice the machine's load per CPU at the time of the call (the
+// larger of the one- and five-minute load averages over GOMAXPROCS), at
+// least 1 and at most 10. It is read at each call, not once: a test suite
+// is itself the load, and the one-minute average trails it by tens of
+// seconds, so the figure at the suite's start is the lowest it will see.
 //
 // Every bound a test sets on a wait goes through Patience (or
 // [PatienceSeconds] for a tmx --timeout); the durations that are the
@@ -29,17 +31,18 @@ func PatienceSeconds(seconds int) string {
 	return strconv.Itoa(int(float64(seconds)*patience() + 0.5))
 }
 
-var patience = sync.OnceValue(func() float64 {
+func patience() float64 {
 	if v, err := strconv.ParseFloat(os.Getenv("TMX_TEST_PATIENCE"), 64); err == nil && v >= 1 {
 		return v
 	}
 	f := 1.0
 	if b, err := os.ReadFile("/proc/loadavg"); err == nil {
-		if fields := strings.Fields(string(b)); len(fields) > 0 {
-			if load, err := strconv.ParseFloat(fields[0], 64); err == nil {
-				f = load / float64(runtime.GOMAXPROCS(0))
+		fields := strings.Fields(string(b))
+		for i := 0; i < 2 && i < len(fields); i++ {
+			if load, err := strconv.ParseFloat(fields[i], 64); err == nil {
+				f = max(f, 2*load/float64(runtime.GOMAXPROCS(0)))
 			}
 		}
 	}
-	return min(max(f, 1), 10)
-})
+	return min(f, 10)
+}
