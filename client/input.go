@@ -259,6 +259,35 @@ func (c *Client) shellPrompt(p PaneInfo) promptState {
 	return probePrompt(p.PanePID, p.PaneTTY, kind, name, &rec)
 }
 
+// submitPrompt is the prompt state of p's shell for input that is to be
+// submitted at its prompt (type --enter, paste --enter), read as a run
+// reads it: a shell busy itself (a prompt hook, a lock of its own, its
+// line editor redrawing after a key), neither running a job nor a script
+// nor reading an answer, is waited for until it reads at its prompt, no
+// longer than a run would wait (see [shellRecord.busyUntil]) and ctx's
+// deadline. A shell still busy then gets the input as it is, without its
+// line reset, and the result says so (line_reset absent).
+func (c *Client) submitPrompt(ctx context.Context, p PaneInfo) promptState {
+	name, kind := paneShell(p)
+	if kind != shellPOSIX && kind != shellFish {
+		return promptState{AtPrompt: Unknown}
+	}
+	rec := c.recordOf(p)
+	w := newPromptWatch(p, kind, name, &rec)
+	deadline, ok := ctx.Deadline()
+	if !ok {
+		deadline = time.Now().Add(promptSettle)
+	}
+	until := rec.busyUntil(time.Now(), deadline, w.young)
+	for delay := time.Millisecond; ; delay = min(2*delay, 20*time.Millisecond) {
+		ps := w.probe()
+		if ps.AtPrompt != No || ps.Job || ps.Script || ps.Prompting || ps.What != name || !time.Now().Before(until) || ctx.Err() != nil {
+			return ps
+		}
+		time.Sleep(delay)
+	}
+}
+
 // quietFor reports whether the process pid sleeps and stays asleep
 // without waking (its voluntary context switches unchanged) for d, in a
 // wait without a timeout where /proc shows it. It returns at once, false,

@@ -111,7 +111,10 @@ func (c *Client) Paste(ctx context.Context, snap *Snapshot, p PaneInfo, text str
 	// does: otherwise Enter would submit both.
 	var pre []string
 	shell := c.shellPrompt(p)
-	if o.Enter && shell.AtPrompt == Yes {
+	if o.Enter {
+		shell = c.submitPrompt(ctx, p)
+	}
+	if shell.AtPrompt == Yes {
 		reset := ""
 		if reset, res.LineReset, err = c.resetLine(ctx, p, shell.Editing); err != nil {
 			return nil, err

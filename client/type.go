@@ -52,6 +52,9 @@ func (c *Client) TypeText(ctx context.Context, snap *Snapshot, p PaneInfo, text 
 		return nil, err
 	}
 	shell := c.shellPrompt(p)
+	if enter && len(cohort) == 1 {
+		shell = c.submitPrompt(ctx, p) // after an Escape, say: fish redraws
+	}
 	var reset string
 	if enter && shell.AtPrompt == Yes && len(cohort) == 1 {
 		if reset, res.LineReset, err = c.resetLine(ctx, p, shell.Editing); err != nil {

@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -88,13 +89,34 @@ func write(t *testing.T, path, text string) {
 }
 
 // commandMode leaves the pane's line editor in vi command mode, as a user
-// who pressed Escape would, with text typed and not submitted, and waits
-// past the editors' escape timeouts (readline's keyseq-timeout is 500 ms,
-// zsh's KEYTIMEOUT 400 ms).
-func commandMode(srv *tmuxtest.Server, pane string) {
+// who pressed Escape would, with text typed and not submitted. It returns
+// once the editor has taken the Escape alone (past readline's
+// keyseq-timeout, zsh's KEYTIMEOUT or fish's escape delay): entering
+// command mode moves the cursor one column left, onto the last letter.
+func commandMode(t *testing.T, srv *tmuxtest.Server, pane string) {
+	t.Helper()
+	// at waits until the cursor's row is the prompt (userShell's) then
+	// "half typed", and the cursor stands at column x of it (x < 0: just
+	// after the text). Typed while the shell is not reading yet, the text
+	// is echoed by the terminal first, without the prompt.
+	at := func(x int) int {
+		t.Helper()
+		for deadline := time.Now().Add(tmuxtest.Patience(10 * time.Second)); ; time.Sleep(10 * time.Millisecond) {
+			var cx, cy int
+			fmt.Sscan(srv.Tmux("display-message", "-p", "-t", pane, "#{cursor_x} #{cursor_y}"), &cx, &cy)
+			row := strings.TrimRight(srv.Tmux("capture-pane", "-p", "-t", pane, "-S", strconv.Itoa(cy), "-E", strconv.Itoa(cy)), " \n")
+			if slices.Contains([]string{"P$ half typed", "Z% half typed", "F> half typed"}, row) && (cx == x || x < 0 && cx == len(row)) {
+				return cx
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("pane %s: the cursor is at column %d of %q, not %d; screen:\n%s", pane, cx, row, x, srv.Capture(pane))
+			}
+		}
+	}
 	srv.Tmux("send-keys", "-t", pane, "-l", "half typed")
+	typed := at(-1)
 	srv.Tmux("send-keys", "-t", pane, "Escape")
-	time.Sleep(700 * time.Millisecond)
+	at(typed - 1)
 }
 
 // shellAlive requires the pane to exist with its shell alive.
@@ -150,7 +172,7 @@ func TestRunUserShells(t *testing.T) {
 			}
 			for _, r := range runs {
 				if tc.vi {
-					commandMode(srv, pane)
+					commandMode(t, srv, pane)
 				}
 				d := runIn(t, srv, pane, r.command, r.status)
 				if d["output"] != r.output || d["started"] != true || d["pane_exited"] == true {
@@ -285,7 +307,7 @@ func TestTypeEnterViCommandMode(t *testing.T) {
 			srv := tmuxtest.New(t)
 			rc := map[string]string{"bash": "set -o vi", "zsh": "bindkey -v", "fish": "set -g fish_key_bindings fish_vi_key_bindings"}[shell]
 			pane, _ := userShell(t, srv, "v", shell, rc)
-			commandMode(srv, pane)
+			commandMode(t, srv, pane)
 			line := "echo hello-$((6*7))"
 			if shell == "fish" {
 				line = "echo hello-(math 6 x 7)"
@@ -431,7 +453,7 @@ func TestRunTwentyInARealShell(t *testing.T) {
 	for i := 0; i < 20; i++ {
 		r := mixed[i%len(mixed)]
 		if i%3 == 1 {
-			commandMode(srv, pane)
+			commandMode(t, srv, pane)
 		}
 		d := runIn(t, srv, pane, r.command, r.status)
 		out := d["output"].(string)
