@@ -228,13 +228,6 @@ func (r shellRecord) busyUntil(now, deadline time.Time, young bool) time.Time {
 	return minTime(deadline, now.Add(max(promptSettle, 2*lat)))
 }
 
-func maxTime(a, b time.Time) time.Time {
-	if a.After(b) {
-		return a
-	}
-	return b
-}
-
 func minTime(a, b time.Time) time.Time {
 	if a.Before(b) {
 		return a

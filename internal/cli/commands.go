@@ -349,15 +349,6 @@ func (x *call) ctx() context.Context {
 // words returns the words this call speaks (see wordsFor).
 func (x *call) words() tmxerr.Words { return wordsFor(tmux.EnvLookup(x.env.Environ)) }
 
-// onlyTarget requires exactly one positional argument, a TARGET, and
-// resolves it (see target).
-func (x *call) onlyTarget() (*client.Client, *client.Snapshot, client.Resolved, error) {
-	if err := exactArgs(x.Context, x.args, 1, "one TARGET"); err != nil {
-		return nil, nil, client.Resolved{}, err
-	}
-	return x.target(x.args[0])
-}
-
 // paneTarget resolves target to a pane id. A pane id (%N) is used as it
 // is, without a snapshot: the operation verifies it in the same tmux call
 // that does the work. Other forms are resolved in a snapshot.

@@ -31,11 +31,9 @@ func (x *call) clampWarning(flag, asked, used, variable string, ceiling, most in
 	fmt.Fprintf(x.env.Err, "tmx: warning: --%s %s is over the ceiling; using %s (%s)\n", flag, asked, used, raise)
 }
 
-// timeout is the --timeout to wait for: the default when not given,
-// clamped to the wait ceiling with a warning.
-func (x *call) timeout(l client.Limits) time.Duration { return x.timeoutOf(x.Float64("timeout"), l) }
-
-// timeoutOf is timeout for the --timeout asked (0: not given).
+// timeoutOf is the --timeout to wait for, from the one asked (0: not
+// given): the default when not given, clamped to the wait ceiling with a
+// warning.
 func (x *call) timeoutOf(asked float64, l client.Limits) time.Duration {
 	d := l.Timeout(asked)
 	if asked > l.WaitMax.Seconds() {
@@ -44,10 +42,8 @@ func (x *call) timeoutOf(asked float64, l client.Limits) time.Duration {
 	return d
 }
 
-// lines is the --lines budget, clamped to TMX_MAX_LINES with a warning.
-func (x *call) lines(l client.Limits) int { return x.linesOf(x.Int("lines"), l) }
-
-// linesOf is lines for the --lines asked (0: not given).
+// linesOf is the --lines budget, from the one asked (0: not given),
+// clamped to TMX_MAX_LINES with a warning.
 func (x *call) linesOf(asked int, l client.Limits) int {
 	if asked > l.MaxLines {
 		x.clampWarning("lines", fmt.Sprint(asked), fmt.Sprint(l.MaxLines), "TMX_MAX_LINES", l.MaxLines, maxLinesSetting)
@@ -55,11 +51,8 @@ func (x *call) linesOf(asked int, l client.Limits) int {
 	return l.Lines(asked)
 }
 
-// maxBytes is the --max-bytes budget, clamped to TMX_MAX_BYTES with a
-// warning.
-func (x *call) maxBytes(l client.Limits) int { return x.maxBytesOf(x.Int("max-bytes"), l) }
-
-// maxBytesOf is maxBytes for the --max-bytes asked (0: not given).
+// maxBytesOf is the --max-bytes budget, from the one asked (0: not
+// given), clamped to TMX_MAX_BYTES with a warning.
 func (x *call) maxBytesOf(asked int, l client.Limits) int {
 	if asked > l.MaxBytes {
 		x.clampWarning("max-bytes", fmt.Sprint(asked), fmt.Sprint(l.MaxBytes), "TMX_MAX_BYTES", l.MaxBytes, maxBytesSetting)
