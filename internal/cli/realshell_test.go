@@ -8,7 +8,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
-	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -88,6 +87,10 @@ func write(t *testing.T, path, text string) {
 	}
 }
 
+// typedAfterPrompt matches a row that ends with userShell's prompt and
+// "half typed" after it.
+var typedAfterPrompt = regexp.MustCompile(`(P\$|Z%|F>) half typed$`)
+
 // commandMode leaves the pane's line editor in vi command mode, as a user
 // who pressed Escape would, with text typed and not submitted. It returns
 // once the editor has taken the Escape alone (past readline's
@@ -95,17 +98,17 @@ func write(t *testing.T, path, text string) {
 // command mode moves the cursor one column left, onto the last letter.
 func commandMode(t *testing.T, srv *tmuxtest.Server, pane string) {
 	t.Helper()
-	// at waits until the cursor's row is the prompt (userShell's) then
-	// "half typed", and the cursor stands at column x of it (x < 0: just
-	// after the text). Typed while the shell is not reading yet, the text
-	// is echoed by the terminal first, without the prompt.
+	// at waits until the cursor's row ends with the prompt (userShell's)
+	// then "half typed", and the cursor stands at column x of it (x < 0:
+	// just after the text). Typed while the shell is not reading yet, the
+	// text is echoed by the terminal first, before the prompt.
 	at := func(x int) int {
 		t.Helper()
 		for deadline := time.Now().Add(tmuxtest.Patience(10 * time.Second)); ; time.Sleep(10 * time.Millisecond) {
 			var cx, cy int
 			fmt.Sscan(srv.Tmux("display-message", "-p", "-t", pane, "#{cursor_x} #{cursor_y}"), &cx, &cy)
 			row := strings.TrimRight(srv.Tmux("capture-pane", "-p", "-t", pane, "-S", strconv.Itoa(cy), "-E", strconv.Itoa(cy)), " \n")
-			if slices.Contains([]string{"P$ half typed", "Z% half typed", "F> half typed"}, row) && (cx == x || x < 0 && cx == len(row)) {
+			if typedAfterPrompt.MatchString(row) && (cx == x || x < 0 && cx == len(row)) {
 				return cx
 			}
 			if time.Now().After(deadline) {
