@@ -148,11 +148,9 @@ type WaitResult struct {
 	// both out (the input's own timeout bounds it).
 	EffectiveTimeoutSeconds float64 `json:"effective_timeout_seconds,omitempty"`
 	DurationMS              int64   `json:"duration_ms,omitempty"`
-	// Truncated, DroppedLines and DroppedBytes say what the budget cut
-	// from Lines; absent when nothing was cut.
-	Truncated    bool `json:"truncated,omitempty"`
-	DroppedLines int  `json:"dropped_lines,omitempty"`
-	DroppedBytes int  `json:"dropped_bytes,omitempty"`
+	// Dropped says what the budget cut from Lines; absent when nothing
+	// was cut.
+	Dropped
 	// Note says why the wait ended as it did where the outcome alone
 	// would mislead: a wait for input that ended at quiet because the
 	// program's state cannot be told.
