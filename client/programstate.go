@@ -2,7 +2,10 @@ package client
 
 import (
 	"fmt"
+	"runtime"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"syscall"
 
 	"github.com/tmx-sh/tmx/internal/tmux"
@@ -129,7 +132,9 @@ func (c *Client) ProgramState(p PaneInfo) ProgramState {
 		return ps
 	}
 	group := fg
-	if _, ok := tmux.ReadStat(fg); !ok {
+	if fg == p.PanePID {
+		// The pane's program is its own foreground group: read above.
+	} else if _, ok := tmux.ReadStat(fg); !ok {
 		// The group's leader exited (printf in printf ... | fzf): its
 		// members are among the pane process's descendants.
 		fg = p.PanePID
@@ -293,11 +298,35 @@ func (ps ProgramState) String() string {
 }
 
 // ReadStates fills in the State of each of panes (see [ProgramState]).
+// The panes are read side by side, one worker per CPU: each state is a
+// dozen reads of /proc and the pane's terminal, independent of the
+// others', and a listing of hundreds of panes spends most of its time
+// there.
 func (c *Client) ReadStates(panes []PaneInfo) {
-	for i := range panes {
-		panes[i].State = c.ProgramState(panes[i]).State
+	workers := min(runtime.GOMAXPROCS(0), (len(panes)+statesPerWorker-1)/statesPerWorker)
+	if workers <= 1 {
+		for i := range panes {
+			panes[i].State = c.ProgramState(panes[i]).State
+		}
+		return
 	}
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := int(next.Add(1) - 1); i < len(panes); i = int(next.Add(1) - 1) {
+				panes[i].State = c.ProgramState(panes[i]).State
+			}
+		}()
+	}
+	wg.Wait()
 }
+
+// statesPerWorker is how many panes make another worker of ReadStates
+// worth its start.
+const statesPerWorker = 16
 
 // termWait is what a wait on a set of descriptors waits on: "other"
 // without the terminal, "terminal and more" with it and others,

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"slices"
 
 	"github.com/urfave/cli/v2"
 
@@ -160,10 +161,14 @@ func runLs(x *call, o *lsOptions) error {
 			pageNote(x, page, "panes")
 		})
 	}
+	kept := slices.DeleteFunc(slices.Clone(snap.Panes), func(p client.PaneInfo) bool { return !keep(p) })
+	cl.ReadStates(kept)
+	states := make(map[string]string, len(kept))
+	for _, p := range kept {
+		states[p.PaneID] = p.State
+	}
 	for i, p := range snap.Panes {
-		if keep(p) {
-			snap.Panes[i].State = cl.ProgramState(p).State
-		}
+		snap.Panes[i].State = states[p.PaneID]
 	}
 	tree := snap.Tree(keep)
 	return x.emit(result.Tree{ServerRef: result.RefOf(snap), Sessions: tree}, func(w io.Writer) { printTree(w, tree) })

@@ -254,10 +254,10 @@ func (s *Server) ClientList() string {
 }
 
 // Eventually waits until cond holds, failing the test after 15 seconds
-// with what describe says then.
+// (scaled by [Patience]) with what describe says then.
 func Eventually(t testing.TB, what string, cond func() bool, describe func() string) {
 	t.Helper()
-	deadline := time.Now().Add(15 * time.Second)
+	deadline := time.Now().Add(Patience(15 * time.Second))
 	for !cond() {
 		if time.Now().After(deadline) {
 			t.Fatalf("%s: still %s", what, describe())
