@@ -15,6 +15,37 @@ import (
 
 // Linux's reader of the OS's process records: /proc (proc(5)).
 
+// readProc returns the contents of a file under /proc (or a recorded
+// tree). It is os.ReadFile without the runtime's poller: a /proc file is
+// never pollable, and os.ReadFile's fstat, its poller registration (which
+// the kernel refuses) and its flag changes are four system calls of the
+// seven each read of a process record cost, on a path that reads
+// hundreds of them for one listing. Errors are those of open(2) and
+// read(2).
+func readProc(path string) ([]byte, error) {
+	fd, err := syscall.Open(path, syscall.O_RDONLY|syscall.O_CLOEXEC, 0)
+	if err != nil {
+		return nil, &os.PathError{Op: "open", Path: path, Err: err}
+	}
+	defer syscall.Close(fd)
+	b := make([]byte, 0, 1024)
+	for {
+		if len(b) == cap(b) {
+			b = append(b, 0)[:len(b)]
+		}
+		n, err := syscall.Read(fd, b[len(b):cap(b)])
+		switch {
+		case err == syscall.EINTR:
+			continue
+		case err != nil:
+			return nil, &os.PathError{Op: "read", Path: path, Err: err}
+		case n == 0:
+			return b, nil
+		}
+		b = b[:len(b)+n]
+	}
+}
+
 // procRoot is where Linux shows its processes.
 const procRoot = "/proc"
 
@@ -34,7 +65,7 @@ func (l linuxProcs) stat(pid int) (Stat, bool) {
 }
 
 func (l linuxProcs) comm(pid int) string {
-	b, err := os.ReadFile(filepath.Join(l.dir(pid), "comm"))
+	b, err := readProc(filepath.Join(l.dir(pid), "comm"))
 	if err != nil {
 		return ""
 	}
@@ -42,7 +73,7 @@ func (l linuxProcs) comm(pid int) string {
 }
 
 func (l linuxProcs) args(pid int) ([]string, bool) {
-	b, err := os.ReadFile(filepath.Join(l.dir(pid), "cmdline"))
+	b, err := readProc(filepath.Join(l.dir(pid), "cmdline"))
 	if err != nil || len(b) == 0 {
 		return nil, false
 	}
@@ -72,7 +103,7 @@ func (l linuxProcs) children(pid int) []int {
 	var out []int
 	tasks, _ := filepath.Glob(filepath.Join(l.dir(pid), "task", "*", "children"))
 	for _, t := range tasks {
-		b, err := os.ReadFile(t)
+		b, err := readProc(t)
 		if err != nil {
 			continue
 		}
@@ -87,7 +118,7 @@ func (l linuxProcs) children(pid int) []int {
 
 // uptime reads /proc/uptime (seconds, to the hundredth).
 func (l linuxProcs) uptime() (time.Duration, bool) {
-	u, err := os.ReadFile(filepath.Join(l.root, "uptime"))
+	u, err := readProc(filepath.Join(l.root, "uptime"))
 	if err != nil {
 		return 0, false
 	}
@@ -123,7 +154,7 @@ func ThreadStatus(pid, tid int) (Status, bool) {
 // ("running", or what [ParseSyscall] reads); ok false when it cannot be
 // read.
 func ThreadSyscall(pid, tid int) (string, bool) {
-	b, err := os.ReadFile(filepath.Join(procRoot, strconv.Itoa(pid), "task", strconv.Itoa(tid), "syscall"))
+	b, err := readProc(filepath.Join(procRoot, strconv.Itoa(pid), "task", strconv.Itoa(tid), "syscall"))
 	return string(b), err == nil
 }
 
@@ -156,12 +187,12 @@ func ExeID(pid int) string {
 // BootID names this boot of the system (/proc/sys/kernel/random/boot_id),
 // "" when unknown.
 func BootID() string {
-	id, _ := os.ReadFile(filepath.Join(procRoot, "sys", "kernel", "random", "boot_id"))
+	id, _ := readProc(filepath.Join(procRoot, "sys", "kernel", "random", "boot_id"))
 	return strings.TrimSpace(string(id))
 }
 
 func readStat(file string) (Stat, bool) {
-	b, err := os.ReadFile(file)
+	b, err := readProc(file)
 	if err != nil {
 		return Stat{}, false
 	}
@@ -203,7 +234,7 @@ func ReadStatus(pid int) Status {
 // ReadStatusAt is [ReadStatus] for the /proc directory dir of a process
 // or of one of its threads (/proc/PID/task/TID).
 func ReadStatusAt(dir string) (Status, bool) {
-	b, err := os.ReadFile(dir + "/status")
+	b, err := readProc(dir + "/status")
 	if err != nil {
 		return Status{}, false
 	}
@@ -228,7 +259,7 @@ func ReadStatusAt(dir string) (Status, bool) {
 			st.SigPnd |= n
 		}
 	}
-	if w, err := os.ReadFile(dir + "/wchan"); err == nil {
+	if w, err := readProc(dir + "/wchan"); err == nil {
 		st.Wchan = string(w)
 	}
 	return st, true
@@ -241,7 +272,7 @@ func ReadStatusAt(dir string) (Status, bool) {
 // process's ancestors, so tmx often cannot read it for a pane's shell
 // there.
 func ReadSyscall(pid int) (Syscall, bool) {
-	b, err := os.ReadFile(filepath.Join(procRoot, strconv.Itoa(pid), "syscall"))
+	b, err := readProc(filepath.Join(procRoot, strconv.Itoa(pid), "syscall"))
 	if err != nil {
 		return Syscall{}, false
 	}
@@ -251,7 +282,7 @@ func ReadSyscall(pid int) (Syscall, bool) {
 // SyscallReadable reports whether /proc/<pid>/syscall can be read at all
 // (see [ReadSyscall]), whatever the process is doing.
 func SyscallReadable(pid int) bool {
-	_, err := os.ReadFile(filepath.Join(procRoot, strconv.Itoa(pid), "syscall"))
+	_, err := readProc(filepath.Join(procRoot, strconv.Itoa(pid), "syscall"))
 	return err == nil
 }
 
@@ -296,7 +327,7 @@ func SelfWakeup(pid int, fd uint64) bool {
 // ok is false where that cannot be read (it takes the access a debugger
 // would need to read the process, proc(5)).
 func ReadChars(pid int) (int64, bool) {
-	b, err := os.ReadFile(filepath.Join(procRoot, strconv.Itoa(pid), "io"))
+	b, err := readProc(filepath.Join(procRoot, strconv.Itoa(pid), "io"))
 	if err != nil {
 		return 0, false
 	}
@@ -353,13 +384,13 @@ func serversIn(procRoot string) []ServerProcess {
 		if sys, ok := st.Sys().(*syscall.Stat_t); ok {
 			uid = int(sys.Uid)
 		}
-		b, err := os.ReadFile(filepath.Join(dir, "cmdline"))
+		b, err := readProc(filepath.Join(dir, "cmdline"))
 		if err != nil {
 			continue
 		}
 		argv := strings.Split(strings.TrimRight(string(b), "\x00"), "\x00")
 		env := map[string]string{}
-		if b, err := os.ReadFile(filepath.Join(dir, "environ")); err == nil {
+		if b, err := readProc(filepath.Join(dir, "environ")); err == nil {
 			for _, kv := range strings.Split(string(b), "\x00") {
 				if k, v, ok := strings.Cut(kv, "="); ok {
 					env[k] = v
@@ -379,7 +410,7 @@ func serversIn(procRoot string) []ServerProcess {
 // rename itself is taken for a server when it is a session leader, as the
 // daemonized server is.
 func isTmuxServer(dir string, pid int) bool {
-	b, err := os.ReadFile(filepath.Join(dir, "comm"))
+	b, err := readProc(filepath.Join(dir, "comm"))
 	if err != nil {
 		return false
 	}
@@ -399,7 +430,7 @@ func isTmuxServer(dir string, pid int) bool {
 // /proc/<pid>/fdinfo/<epfd> (proc(5), since Linux 3.8). ok is false when
 // that cannot be read or epfd is not an epoll instance.
 func EpollTargets(pid int, epfd uint64) (fds []uint64, ok bool) {
-	b, err := os.ReadFile(filepath.Join(procRoot, strconv.Itoa(pid), "fdinfo", strconv.FormatUint(epfd, 10)))
+	b, err := readProc(filepath.Join(procRoot, strconv.Itoa(pid), "fdinfo", strconv.FormatUint(epfd, 10)))
 	if err != nil || FDTarget(pid, epfd) != "anon_inode:[eventpoll]" {
 		return nil, false
 	}

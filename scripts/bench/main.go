@@ -244,6 +244,28 @@ func (b *bench) pane(name string) string {
 	return d.PaneID
 }
 
+// realHome is the home directory of the user running the bench.
+func realHome() string {
+	h, _ := os.UserHomeDir()
+	return h
+}
+
+// shellPane starts a session name running command (a shell) and returns
+// its pane once the shell waits at its prompt (tmx wait --input).
+func (b *bench) shellPane(name, command string) string {
+	out, err := b.run(b.tmx, "new", "--json", "-s", name, "--", command)
+	if err != nil {
+		panic(fmt.Sprintf("tmx new: %v", err))
+	}
+	var d struct {
+		PaneID string `json:"pane_id"`
+	}
+	json.Unmarshal(out, &d)
+	// The first run: the shell's first prompt, and where its prompt reads.
+	b.run(b.tmx, "run", "--timeout", "120", d.PaneID, "--", "true")
+	return d.PaneID
+}
+
 // started starts every server with v, skipping (and saying so) one that
 // does not start.
 func (b *bench) started(v vars) []*mcpClient {

@@ -141,6 +141,21 @@ func (b *bench) runTrue() {
 			return timed(func() { b.runEnv([]string{"TMX_TRANSPORT=" + t}, b.tmx, "run", pane, "--", "true") })
 		})
 	}
+	// A user's shell beside bash --norc: one with a 0.5 s prompt hook,
+	// and bash -i with this user's own startup files (whatever they run:
+	// pyenv, a git prompt; the bench's own HOME is a private one). Before each of their runs the loop waits,
+	// untimed, until the shell is back at its prompt (an agent's other
+	// calls take that long), so the figure is what the run itself waits.
+	users := []string{
+		b.shellPane("hook", "env PS1='$ ' PROMPT_COMMAND='sleep 0.5' bash --norc --noprofile -i"),
+		b.shellPane("user", "env HOME='"+strings.ReplaceAll(realHome(), "'", `'\''`)+"' bash -i"),
+	}
+	for _, p := range users {
+		subjects = append(subjects, func() time.Duration {
+			b.run(b.tmx, "wait", "--input", "--timeout", "60", p)
+			return timed(func() { b.run(b.tmx, "run", p, "--", "true") })
+		})
+	}
 	ds := interleave(*n, subjects)
 	raw := median(ds[0])
 	fmt.Fprintf(&b.out, "\n### `run_shell_command true`, against one raw tmux process\n\n")
@@ -154,6 +169,11 @@ func (b *bench) runTrue() {
 	}
 	row("`tmx run PANE -- true`, native", ds[2+len(measured)])
 	row("`tmx run PANE -- true`, exec", ds[3+len(measured)])
+	plain := median(ds[2+len(measured)])
+	for k, what := range []string{"bash with `PROMPT_COMMAND='sleep 0.5'`", "`bash -i` with this user's startup files"} {
+		d := ds[4+len(measured)+k]
+		fmt.Fprintf(&b.out, "| `tmx run PANE -- true`, native, in %s | %s | %s | %s (%s the run in bash --norc) |\n", what, ms(median(d)), ms(p90(d)), ratio(median(d), raw), ratio(median(d), plain))
+	}
 	row("the frame's own shell work: a subshell, an EXIT trap, a wait-for signal and wait (bash, outside tmux)", ds[1])
 	fmt.Fprintf(&b.out, "\nA run spends: tmx's own start and one snapshot; one connection that loads the command into a\n"+
 		"buffer and pastes the frame, beside the connection that waits; the pane's shell reading the frame\n"+
