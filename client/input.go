@@ -124,8 +124,12 @@ func finishInput(ctx context.Context, w *textWait, res *InputResult, sent, echoR
 		for i, l := range w.echo {
 			w.echo[i] = strings.TrimSpace(l)
 		}
+		w.lines = len(w.echo) - 1
 	}
 	w.submits = res.Enter || slices.ContainsFunc(res.Keys, func(k string) bool { return k == "Enter" || k == "C-m" || k == "C-j" || k == "KPEnter" })
+	if res.Enter {
+		w.lines++
+	}
 	var err error
 	if res.Wait, err = w.watch(ctx); err != nil {
 		return nil, err

@@ -288,6 +288,10 @@ type textWait struct {
 	readBefore  int64
 	skipThrough int
 	echo        []string
+	// lines is how many lines the input submitted (its newlines, and an
+	// Enter after it): a program reads lines sent ahead of it one by one,
+	// showing its prompt between them.
+	lines int
 	// eventLoop is true when the last look at the program's state, for
 	// Input, found it waiting on the terminal and more (an event loop:
 	// node), where waiting for input cannot be told: the wait then ends
@@ -461,6 +465,17 @@ func (w *textWait) moment() string {
 func (w *textWait) inputTaken() bool {
 	n, ok := tmux.TTYPending(w.p.PaneTTY)
 	return ok && n == 0
+}
+
+// readAgain reports, for an input of several lines, whether the program
+// the input went to has come back to wait for more, where its state can
+// be told: with no input left unread, the program may still be working on
+// the last line it read (a loaded machine slows it down), its prompt on
+// the screen the one shown before that line. A program busy, not waiting
+// on the terminal, has not answered yet. For one line, the screen's
+// change says that already.
+func (w *textWait) readAgain() bool {
+	return w.lines <= 1 || w.c.ProgramState(w.p).State != StateBusy
 }
 
 // sameJob reports whether the terminal's foreground process group is
@@ -724,6 +739,12 @@ func (w *textWait) watch(ctx context.Context) (*WaitResult, error) {
 // the wait is over: a match or a stop text in a new finished line, or in
 // the line at the terminal cursor once it changed, or the server gone.
 func (w *textWait) check(ctx context.Context) (done bool) {
+	// Whether a match pending on the cursor line has settled is read
+	// before the screen: a program found waiting for more, with nothing
+	// unread, still shows the prompt it waits at in the look that follows,
+	// while one read after the look may be the next prompt's, not yet on
+	// the screen read.
+	settled := w.pending != nil && time.Since(w.pendingAt) >= w.settle && (!w.input || w.inputTaken() && w.readAgain())
 	l, newLines, how, err := w.c.lookSince(ctx, w.p.PaneID, w.cur, true)
 	if err == nil && l.AlternateOn {
 		return w.checkScreen(l)
@@ -804,9 +825,11 @@ func (w *textWait) check(ctx context.Context) (done bool) {
 	if now == w.current && !printedOther(newLines, l.Current()) {
 		// A prompt that stayed its settle is the one after the answer,
 		// unless the terminal still holds input the program has not read
-		// (lines sent ahead of it): on a busy machine the program may take
-		// longer than the settle to read the next one.
-		if w.pending != nil && time.Since(w.pendingAt) >= w.settle && (!w.input || w.inputTaken()) {
+		// (lines sent ahead of it), or the program still works on the last
+		// line it read: on a busy machine the program may take longer than
+		// the settle to read the next one, or to answer it (see settled,
+		// above).
+		if w.pending != nil && settled {
 			w.res.Outcome, w.res.MatchedText, w.res.MatchedLine = w.pending.Outcome, w.pending.MatchedText, w.pending.MatchedLine
 			return true
 		}

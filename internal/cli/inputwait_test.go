@@ -131,6 +131,24 @@ func TestInputWaitSettlesOnThePrompt(t *testing.T) {
 	}
 }
 
+// A program that has read the last pasted line but not answered it yet
+// (here it takes 0.3 s over each) is not back at its prompt, although
+// the terminal holds nothing unread: the prompt on the screen is the one
+// before that line.
+func TestInputWaitOutlastsTheLastLine(t *testing.T) {
+	srv := tmuxtest.New(t)
+	pane := srv.NewPane("s", "bash", 80, 20)
+	repl := `while :; do printf '> '; read -r l || break; sleep 0.3; echo "got $l"; done`
+	srv.Tmux("send-keys", "-t", pane, "-l", "--", "bash --norc -c '"+strings.ReplaceAll(repl, "'", `'\''`)+"'")
+	srv.Tmux("send-keys", "-t", pane, "Enter")
+	srv.WaitFor(pane, func(s string) bool { return strings.HasSuffix(strings.TrimRight(s, "\n "), ">") }, 10*time.Second)
+	r := tmx(t, srv, "a\nb\nc\n", "--json", "paste", "--no-bracket", "--wait-regex", "^>$", pane)
+	w := waitOf(t, r.doc(t))
+	if got := strs(w["lines"]); w["outcome"] != "matched" || len(got) == 0 || got[len(got)-1] != "> got c" {
+		t.Errorf("the wait ended at %v", w)
+	}
+}
+
 // The same prompt again, below lines the program printed, is a new one:
 // a program that does not echo its input and answers on its prompt's
 // line ends the wait.
