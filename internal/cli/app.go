@@ -433,8 +433,8 @@ func newClient(c *cli.Context, env *Env) (*client.Client, []string, error) {
 // exactArgs checks the number of positional arguments.
 func exactArgs(c *cli.Context, args []string, n int, names string) error {
 	if len(args) != n {
-		return tmxerr.Errorf(tmxerr.Usage, "%s takes %s, got %d argument(s)", c.Command.Name, names, len(args)).
-			WithHint("usage: %s", c.Command.UsageText)
+		return usageFix(tmxerr.Errorf(tmxerr.Usage, "%s takes %s, got %d argument(s)", c.Command.Name, names, len(args)),
+			c.Command.FullName(), "usage: "+c.Command.UsageText)
 	}
 	return nil
 }
