@@ -254,10 +254,11 @@ func takeHost(args, environ []string) (host string, rest []string, verb string) 
 func runOnHost(ctx context.Context, env *Env, host string, args []string) int {
 	asJSON := wantsJSON(markPayload(args))
 	fail := func(err error) int {
+		te := wordsFor(tmux.EnvLookup(env.Environ)).Render(tmxerr.As(err))
 		var b bytes.Buffer
-		printError(&b, err, asJSON)
+		printError(&b, te, asJSON)
 		env.Err.Write(remote.NameHost(b.Bytes(), host))
-		return tmxerr.ExitStatus(err)
+		return tmxerr.ExitStatus(te)
 	}
 	h, err := remote.ParseHost(host)
 	if err != nil {
