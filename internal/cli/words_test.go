@@ -72,6 +72,38 @@ func TestWordsCoverEveryFix(t *testing.T) {
 	}
 }
 
+// Every fix key the code names has words (TestWordsCoverEveryFix checks
+// that both tables hold the same keys): a key misspelt at its source
+// would give an empty hint in both front ends.
+func TestFixKeysHaveWords(t *testing.T) {
+	t.Parallel()
+	used := map[string]string{}
+	re := regexp.MustCompile(`(?:WithFix|FixOf)\("([a-z_]+)"|Fix: +"([a-z_]+)"|flagFix\([^,]+, "([a-z_]+)"`)
+	for _, dir := range []string{"../../client", "../tmux", "../../selector", "../remote", "."} {
+		files, _ := filepath.Glob(filepath.Join(dir, "*.go"))
+		for _, f := range files {
+			if strings.HasSuffix(f, "_test.go") {
+				continue
+			}
+			b, err := os.ReadFile(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, m := range re.FindAllStringSubmatch(string(b), -1) {
+				used[m[1]+m[2]+m[3]] = f
+			}
+		}
+	}
+	if len(used) < 60 {
+		t.Fatalf("found only %d fixes in the code: the scan is broken", len(used))
+	}
+	for fix, where := range used {
+		if _, ok := cliWords[fix]; !ok {
+			t.Errorf("fix %q (%s) has no words", fix, where)
+		}
+	}
+}
+
 // A run that stops waiting says how to wait again in the words of the
 // front end that asked: the CLI's command, or tmx-mcp's argument.
 func TestRunNoteSpeaksItsFrontEnd(t *testing.T) {
