@@ -42,7 +42,7 @@ func (c *Client) readBack(ctx context.Context, paneID string) (*Snapshot, PaneIn
 	}
 	p := snap.Pane(paneID, "")
 	if p == nil {
-		return snap, PaneInfo{}, tmxerr.Errorf(tmxerr.TargetNotFound, "pane %s went away during the change", paneID)
+		return snap, PaneInfo{}, tmxerr.Errorf(tmxerr.TargetNotFound, "pane %s went away during the change", paneID).WithFix("list_panes")
 	}
 	return snap, *p, nil
 }

@@ -53,7 +53,7 @@ func (s *Snapshot) PaneAt(r Resolved, position string) (PaneInfo, error) {
 		}
 	}
 	if best == nil {
-		return PaneInfo{}, tmxerr.Errorf(tmxerr.TargetNotFound, "window %s has no panes", r.Pane.WindowID)
+		return PaneInfo{}, tmxerr.Errorf(tmxerr.TargetNotFound, "window %s has no panes", r.Pane.WindowID).WithFix("list_panes")
 	}
 	return *best, nil
 }

@@ -350,7 +350,7 @@ func (c *Client) paneState(ctx context.Context, paneID string) (paneState, error
 	head, rest, _ := strings.Cut(string(out), "\n")
 	recs, err := tmux.ParseRecords(head, tok, 4)
 	if err != nil || len(recs) != 1 || recs[0][0] != paneID {
-		return paneState{}, tmxerr.Errorf(tmxerr.TargetNotFound, "pane %s no longer exists", paneID)
+		return paneState{}, tmxerr.Errorf(tmxerr.TargetNotFound, "pane %s no longer exists", paneID).WithFix("list_panes")
 	}
 	st := paneState{cursorX: atoi(recs[0][1]), cursorY: atoi(recs[0][2]), historySize: atoi(recs[0][3]), screen: lineHash(rest)}
 	rows := strings.Split(rest, "\n")

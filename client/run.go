@@ -306,8 +306,8 @@ func (c *Client) Resume(ctx context.Context, snap *Snapshot, token string, o Run
 	}
 	srv := snap.Server
 	if !t.onServer(srv) {
-		return nil, tmxerr.New(tmxerr.CursorOtherServer, "the resume token was made on another tmux server (or before this one restarted)",
-			"the run it names went with that server; look at the panes (tmx ls) for what is left")
+		return nil, tmxerr.New(tmxerr.CursorOtherServer, "the resume token was made on another tmux server (or before this one restarted)", "").
+			WithFix("run_gone")
 	}
 	id := t.paneID()
 	res := &RunResult{PaneID: id, EffectiveTimeoutSeconds: o.Timeout.Seconds(), RunID: hex.EncodeToString(t.Nonce[:])}

@@ -218,7 +218,7 @@ func (f *frame) read(ctx context.Context, historySize int, lines []string) ([]st
 			return nil, err
 		}
 		if len(recs) != 1 || recs[0][0] != paneID {
-			return nil, tmxerr.Errorf(tmxerr.TargetNotFound, "pane %s no longer exists", paneID)
+			return nil, tmxerr.Errorf(tmxerr.TargetNotFound, "pane %s no longer exists", paneID).WithFix("list_panes")
 		}
 		historySize = atoi(recs[0][1])
 	}

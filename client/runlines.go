@@ -298,7 +298,7 @@ func (f *frame) parsePlaced(out, tok, start string) (lines []string, place *plac
 	head, rest, ok := strings.Cut(out, "\n")
 	recs, perr := tmux.ParseRecords(head, tok, 3)
 	if !ok || perr != nil || len(recs) != 1 || recs[0][0] != f.pane.PaneID {
-		return nil, nil, 0, tmxerr.Errorf(tmxerr.TargetNotFound, "pane %s no longer exists", f.pane.PaneID)
+		return nil, nil, 0, tmxerr.Errorf(tmxerr.TargetNotFound, "pane %s no longer exists", f.pane.PaneID).WithFix("list_panes")
 	}
 	historySize, height := atoi(recs[0][1]), atoi(recs[0][2])
 	parts := strings.Split(rest, tok+"-\n")

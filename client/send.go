@@ -11,7 +11,7 @@ import (
 // cannot become a flag.
 func (c *Client) SendKeys(ctx context.Context, snap *Snapshot, p PaneInfo, keys []string, o InputOptions) (*InputResult, error) {
 	if len(keys) == 0 {
-		return nil, tmxerr.New(tmxerr.Usage, "no keys given", "name at least one key, e.g. tmx send %0 C-c")
+		return nil, tmxerr.New(tmxerr.Usage, "no keys given", "").WithFix("keys_needed")
 	}
 	for _, k := range keys {
 		if err := CheckKey(k); err != nil {

@@ -322,7 +322,8 @@ func (c *Client) resetLine(ctx context.Context, p PaneInfo, editing bool) (bytes
 		reset = resetLineEditor(p.PanePID, p.PaneTTY, editing, false, deadline)
 	}
 	if !tmux.Alive(p.PanePID) {
-		return "", reset, tmxerr.Errorf(tmxerr.PaneExited, "pane %s's %s exited when tmx cleared its command line, as it would on a C-c at its prompt; nothing was typed", p.PaneID, name)
+		return "", reset, tmxerr.Errorf(tmxerr.PaneExited, "pane %s's %s exited when tmx cleared its command line, as it would on a C-c at its prompt; nothing was typed", p.PaneID, name).
+			WithFix("pane_dead")
 	}
 	return bytes, reset, nil
 }

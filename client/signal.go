@@ -64,7 +64,8 @@ func (c *Client) SignalPane(snap *Snapshot, p PaneInfo, sig string, confirm, con
 	}
 	switch {
 	case p.PaneDead:
-		return nil, tmxerr.Errorf(tmxerr.PaneDead, "pane %s is dead; its program has no process to signal", p.PaneID)
+		return nil, tmxerr.Errorf(tmxerr.PaneDead, "pane %s is dead; its program has no process to signal", p.PaneID).
+			WithFix("respawn_dead", "pane", p.PaneID)
 	case snap.Caller.Unproven && !confirmSelf:
 		return nil, tmxerr.Errorf(tmxerr.CallerUnproven, "cannot tell whether pane %s is the caller's own pane: %s", p.PaneID, snap.Caller.Reason).
 			WithFix("confirm_self_unproven")
@@ -79,7 +80,8 @@ func (c *Client) SignalPane(snap *Snapshot, p PaneInfo, sig string, confirm, con
 			WithFix("send_ctrl_c", "pane", p.PaneID)
 	}
 	if tpgid == syscall.Getpgrp() {
-		return nil, tmxerr.Errorf(tmxerr.CallerPane, "pane %s's foreground group is tmx's own", p.PaneID)
+		return nil, tmxerr.Errorf(tmxerr.CallerPane, "pane %s's foreground group is tmx's own", p.PaneID).
+			WithFix("own_group")
 	}
 	res := &SignalResult{PaneID: p.PaneID, Signal: sig, ProcessGroup: tpgid}
 	if sig == "SIGCONT" {

@@ -105,7 +105,7 @@ func checkSpawn(o *SpawnOptions) error {
 	}
 	if o.Shell != "" {
 		if len(o.Command) > 0 {
-			return tmxerr.New(tmxerr.Usage, "a shell and a command exclude each other", "give one: --shell NAME, or -- COMMAND")
+			return tmxerr.New(tmxerr.Usage, "a shell and a command exclude each other", "").WithFix("shell_or_command")
 		}
 		if !slices.Contains(SupportedShells, o.Shell) {
 			return tmxerr.Errorf(tmxerr.InvalidArgument, "shell %q is not one tmx can start by name", o.Shell).

@@ -15,7 +15,7 @@ import (
 func CheckTypedText(text string) error {
 	switch {
 	case text == "":
-		return tmxerr.New(tmxerr.InvalidArgument, "no text given", "give the text after --, e.g. tmx type %0 -- 'ls -l'")
+		return tmxerr.New(tmxerr.InvalidArgument, "no text given", "").WithFix("text_needed")
 	case !utf8.ValidString(text):
 		return tmxerr.New(tmxerr.InvalidArgument, "the text is not valid UTF-8", "")
 	case strings.ContainsAny(text, "\r\n"):

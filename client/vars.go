@@ -13,7 +13,7 @@ import (
 // a name cannot carry a format of its own.
 func (c *Client) Vars(ctx context.Context, p PaneInfo, names []string) (map[string]string, error) {
 	if len(names) == 0 || len(names) > 64 {
-		return nil, tmxerr.New(tmxerr.InvalidArgument, "name 1 to 64 variables", "e.g. tmx vars %3 pane_current_command cursor_x")
+		return nil, tmxerr.New(tmxerr.InvalidArgument, "name 1 to 64 variables", "").WithFix("vars_names")
 	}
 	fields := []string{"pane_id"}
 	for _, n := range names {
@@ -28,7 +28,7 @@ func (c *Client) Vars(ctx context.Context, p PaneInfo, names []string) (map[stri
 		return nil, err
 	}
 	if len(recs) != 1 || recs[0][0] != p.PaneID {
-		return nil, tmxerr.Errorf(tmxerr.TargetNotFound, "pane %s no longer exists", p.PaneID)
+		return nil, tmxerr.Errorf(tmxerr.TargetNotFound, "pane %s no longer exists", p.PaneID).WithFix("list_panes")
 	}
 	out := map[string]string{}
 	for i, n := range names {

@@ -77,12 +77,12 @@ func (s Selector) Resolve(snap *Snapshot) (Target, error) {
 			}
 			return Target{}, tmxerr.Errorf(tmxerr.TargetNotFound,
 				"target '.' means the caller's own pane, but %s", reason).
-				WithHint("name the pane explicitly (%%N); list panes with: tmx ls --panes")
+				WithFix("name_caller")
 		}
 		return Selector{Form: FormPaneID, ID: idNumber(snap.CallerPaneID)}.Resolve(snap)
 	case FormSession, FormWindow, FormPane:
 	default:
-		return Target{}, tmxerr.New(tmxerr.InvalidTarget, "invalid selector", "")
+		return Target{}, tmxerr.New(tmxerr.InvalidTarget, "invalid selector", "").WithFix("targets")
 	}
 
 	inSession := func(p Pane) bool { return p.SessionName == s.Session }
@@ -108,7 +108,7 @@ func (s Selector) Resolve(snap *Snapshot) (Target, error) {
 			list := sortedKeys(ids)
 			return Target{}, tmxerr.Errorf(tmxerr.AmbiguousTarget,
 				"%d windows are named %q in session %q: %s", len(list), s.WindowName, s.Session, strings.Join(list, " ")).
-				WithHint("use the window id (@N) or %s:INDEX", s.Session)
+				WithFix("window_id_or_index", "session", s.Session)
 		}
 		inWindow = func(p Pane) bool { return inSession(p) && p.WindowName == s.WindowName }
 	} else {
@@ -181,7 +181,7 @@ func notFound(what, kind string, exist []string) *tmxerr.Error {
 		}
 		msg += fmt.Sprintf("; %d %ss exist: %s%s", len(exist), kind, strings.Join(shown, " "), more)
 	}
-	return tmxerr.New(tmxerr.TargetNotFound, msg, "names match exactly; list what exists with: tmx ls")
+	return tmxerr.New(tmxerr.TargetNotFound, msg, "").WithFix("names_exact")
 }
 
 func (snap *Snapshot) any(f func(Pane) bool) bool {

@@ -88,6 +88,39 @@ func (t *Tool) ArgumentFor(flag string) (string, bool) {
 	return "", false
 }
 
+// ArgumentOf returns the argument that carries the CLI flag (without
+// its dashes) in the first tool that runs command (any tool for "") and
+// has one ([Tool.ArgumentFor]), else the flag with '_' for '-': what a
+// fix's words name in a tool's terms when the CLI's name the flag.
+func ArgumentOf(command, flag string) string {
+	tools := All()
+	if command != "" {
+		tools = ToolsFor(command)
+	}
+	for _, t := range tools {
+		if a, ok := t.ArgumentFor(flag); ok {
+			return a
+		}
+	}
+	return strings.ReplaceAll(flag, "-", "_")
+}
+
+// ToolNames returns the names of the tools that do what the tmx command
+// does ([ToolsFor]), joined as "a, b or c"; "" for none.
+func ToolNames(command string) string {
+	var names []string
+	for _, t := range ToolsFor(command) {
+		names = append(names, t.Name)
+	}
+	switch len(names) {
+	case 0:
+		return ""
+	case 1:
+		return names[0]
+	}
+	return strings.Join(names[:len(names)-1], ", ") + " or " + names[len(names)-1]
+}
+
 // Payload returns the name of t's payload argument (command, text, keys),
 // or "".
 func (t *Tool) Payload() string {

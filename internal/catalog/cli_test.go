@@ -64,7 +64,8 @@ func flagKind(f urfave.Flag) string {
 // Every command, flag and stdin key a catalog entry names exists on the
 // command the CLI registers, with the type the argument has: a renamed
 // flag fails here, not in an end-to-end test. And the CLI has no command
-// the catalog does not know (the hints translate every one).
+// the catalog does not know (catalog.Commands is the list tmx-mcp's words
+// are checked against: internal/cli TestWordsCoverEveryFix).
 func TestCatalogMatchesCLI(t *testing.T) {
 	app := cli.NewApp(&cli.Env{Args: []string{"tmx"}})
 	for _, tool := range catalog.All() {

@@ -80,6 +80,48 @@ var ToolWords = tmxerr.Words{
 	"pane_in_mode":          Say("a person is using copy mode in that pane; wait, or use another pane"),
 	"pane_dead":             Say("the pane's program exited; use another pane, or create one with split_window"),
 	"name_in_use":           Say("choose another name, or use the existing session"),
+	"names_exact":           Say("call list_panes (or list_sessions) to see what exists; names match exactly"),
+	"name_caller":           Say("name the pane explicitly (%N); call list_panes to see them"),
+	"window_id_or_index":    Sayf("use the window id (@N) from list_windows, or %s:INDEX", "session"),
+	"own_group":             Say("that pane's foreground program is this MCP client's own; signal another pane"),
+	"vars_names":            Say(`give 1 to 64 names, e.g. names ["pane_current_command", "cursor_x"]`),
+	"keys_needed":           Say(`give at least one key, e.g. keys ["C-c"]`),
+	"text_needed":           Say(`give the text, e.g. paste_text with text "ls -l"`),
+	"shell_or_command":      Say("give one: shell, or command"),
+	"run_gone":              Say("the run it names went with that server; call list_panes for what is left"),
+	"call_deadline":         Say("ask for less: lower max_lines or max_bytes, or name one pane"),
+	"flag_default":          Sayf("leave %s out for its default", "arg"),
+	"wait_what_input":       Say("add wait_text, wait_regex, wait_quiet_ms or wait_until"),
+	"show_pane":             Sayf("show one pane with get_pane_info (target %s)", "pane"),
+	"resume_alone":          Say("give resume alone: the token names the pane and the run (an exact run's result stays exact)"),
+	"run_what":              Say("give command, or resume alone"),
+	"quote_command":         Say("give command as one string, quoted for the pane's shell"),
+	"look_first":            Sayf("look at pane %s (capture_pane) before running it again", "pane"),
+	"resume_or_send":        Sayf("wait for it again: call run_shell_command with resume %[2]s alone; or interrupt it: send_keys with target %[1]s and keys [\"C-c\"]", "pane", "resume"),
+	"look_or_send":          Sayf("look at pane %[1]s (capture_pane) before running it again, or interrupt it: send_keys with target %[1]s and keys [\"C-c\"]", "pane"),
+	"since_start":           Say("give cursor to read what came since it, or from_now: true (without a cursor) to start at the end"),
+	"drop_new_only":         Say("cursor already says where new output starts; drop new_only"),
+	"quiet_example":         Sayf("e.g. %s: 500: the pane printed nothing for half a second", "arg"),
+	"quiet_shorter":         Sayf("give a longer timeout_seconds or a shorter %s", "arg"),
+	"name_or_omit":          Say("give a name, or leave the argument out to let tmux choose"),
+	"batch_entries":         Say(`give operations: [{"target": ..., "keys": [...]}]`),
+	"batch_mode":            Say("send to a pane in a mode on its own: send_keys with exit_mode: true"),
+	"paste_what":            Say("give text: what to paste"),
+	"empty_command":         Say("give command, or leave it out to run the shell"),
+	"host_stdin":            Say("the arguments are too long to send to the host in one call; send less at once"),
+	"host_look":             Sayf("the command may have run on %s: look (list_panes, capture_pane) before running it again", "host"),
+	"usage":                 usageWords,
+}
+
+// usageWords word the fix of a call whose arguments do not fit its
+// command: the CLI prints the usage line (fact "usage"), a tool's
+// arguments are its inputSchema (fact "tools": the tools that run the
+// command, [ToolNames]).
+func usageWords(f tmxerr.Facts) string {
+	if f["tools"] == "" {
+		return "check the arguments against the tool's inputSchema"
+	}
+	return "check the arguments against the inputSchema of " + f["tools"]
 }
 
 // Say words a fix that names no facts.

@@ -254,10 +254,11 @@ func takeHost(args, environ []string) (host string, rest []string, verb string) 
 func runOnHost(ctx context.Context, env *Env, host string, args []string) int {
 	asJSON := wantsJSON(markPayload(args))
 	fail := func(err error) int {
+		te := wordsFor(tmux.EnvLookup(env.Environ)).Render(tmxerr.As(err))
 		var b bytes.Buffer
-		printError(&b, err, asJSON)
+		printError(&b, te, asJSON)
 		env.Err.Write(remote.NameHost(b.Bytes(), host))
-		return tmxerr.ExitStatus(err)
+		return tmxerr.ExitStatus(te)
 	}
 	h, err := remote.ParseHost(host)
 	if err != nil {
@@ -433,8 +434,8 @@ func newClient(c *cli.Context, env *Env) (*client.Client, []string, error) {
 // exactArgs checks the number of positional arguments.
 func exactArgs(c *cli.Context, args []string, n int, names string) error {
 	if len(args) != n {
-		return tmxerr.Errorf(tmxerr.Usage, "%s takes %s, got %d argument(s)", c.Command.Name, names, len(args)).
-			WithHint("usage: %s", c.Command.UsageText)
+		return usageFix(tmxerr.Errorf(tmxerr.Usage, "%s takes %s, got %d argument(s)", c.Command.Name, names, len(args)),
+			c.Command.FullName(), "usage: "+c.Command.UsageText)
 	}
 	return nil
 }

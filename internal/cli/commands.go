@@ -158,7 +158,7 @@ func (x *call) finish(err error) error {
 		}
 		if x.callCtx != nil && errors.Is(err, context.DeadlineExceeded) && errors.Is(x.callCtx.Err(), context.DeadlineExceeded) {
 			return tmxerr.Errorf(tmxerr.Interrupted, "the command's deadline passed before it finished (tmux answered; tmx itself was slow: a busy machine)").
-				WithHint("ask for less (--lines, --max-bytes), or give it longer with %s", callEnv)
+				WithFix("call_deadline", "env", callEnv)
 		}
 	}
 	if err == nil && x.snap != nil && listing[x.Command.Name] {
@@ -477,7 +477,7 @@ func checkPositive(x *call) error {
 			continue
 		}
 		if bad {
-			return tmxerr.Errorf(tmxerr.Usage, "--%s must be a positive number", name).WithHint("leave --%s out for its default", name)
+			return flagFix(tmxerr.Errorf(tmxerr.Usage, "--%s must be a positive number", name), "flag_default", x.Command.FullName(), name)
 		}
 	}
 	return nil

@@ -84,8 +84,8 @@ func parseInputWait(x *call, w *inputWaitOptions) error {
 	switch {
 	case w.Text == "" && w.Regex == "" && !moments:
 		if x.IsSet("timeout") || len(w.Stop) > 0 {
-			return tmxerr.New(tmxerr.Usage, "--timeout and --stop belong to a wait: give what to wait for too",
-				"add --wait-text, --wait-regex, --wait-quiet MS, --wait-input, --wait-exit or --wait-bell")
+			return tmxerr.New(tmxerr.Usage, "--timeout and --stop belong to a wait: give what to wait for too", "").
+				WithFix("wait_what_input")
 		}
 		return nil
 	case w.Text != "" && w.Regex != "":

@@ -97,7 +97,7 @@ func runLs(x *call, o *lsOptions) error {
 	if o.Target != "" {
 		if r.Level == selector.LevelPane {
 			return tmxerr.Errorf(tmxerr.Usage, "ls takes a session or window target, not pane %s", r.Pane.PaneID).
-				WithHint("show one pane with: tmx show %s", r.Pane.PaneID)
+				WithFix("show_pane", "pane", r.Pane.PaneID)
 		}
 		member := map[string]bool{}
 		for _, m := range r.Members {

@@ -53,7 +53,7 @@ func newOnOffCmd(env *Env, name, usage, desc, category string, runF func(*call, 
 func parseOnOff(x *call, o *onOffOptions) error {
 	name := x.Command.Name
 	if len(x.args) != 2 || (x.args[0] != "on" && x.args[0] != "off") {
-		return tmxerr.Errorf(tmxerr.Usage, "%s takes on or off, then a TARGET", name).WithHint("e.g. tmx %s on work", name)
+		return usageFix(tmxerr.Errorf(tmxerr.Usage, "%s takes on or off, then a TARGET", name), name, "e.g. tmx "+name+" on work")
 	}
 	o.On, o.Target = x.args[0] == "on", x.args[1]
 	return nil

@@ -43,7 +43,7 @@ func newOptionsCmd(env *Env, runF func(*call, *optionsShowOptions) error) *cli.C
 
 func parseOptionsShow(x *call, o *optionsShowOptions) error {
 	if len(x.args) < 1 || len(x.args) > 2 {
-		return tmxerr.New(tmxerr.Usage, "options show takes [TARGET] NAME", "e.g. tmx options show work mouse")
+		return usageFix(tmxerr.New(tmxerr.Usage, "options show takes [TARGET] NAME", ""), "options show", "e.g. tmx options show work mouse")
 	}
 	o.Name = x.args[len(x.args)-1]
 	if len(x.args) == 2 {

@@ -62,7 +62,7 @@ func parsePaste(x *call, o *pasteOptions) error {
 	}
 	switch {
 	case !ok && x.stdin != nil:
-		return tmxerr.New(tmxerr.Usage, "--stdin-args holds no text to paste", `give {"text": "..."}`)
+		return tmxerr.New(tmxerr.Usage, "--stdin-args holds no text to paste", "").WithFix("paste_what")
 	case !ok:
 		x.awaitStdin("the text to paste")
 		if text, err = readStdin(x.env.In); err != nil {

@@ -105,14 +105,14 @@ func parseRun(x *call, o *runOptions) error {
 	o.LinesSet, o.MaxBytesSet = x.IsSet("lines"), x.IsSet("max-bytes")
 	if o.Resume != "" {
 		if len(x.args) > 0 || len(x.payload) > 0 || o.Stdin || x.stdin != nil || o.SuppressHistory || o.Exact {
-			return tmxerr.New(tmxerr.Usage, "--resume takes no TARGET, COMMAND, --stdin, --stdin-args, --suppress-history or --exact",
-				"the token names the pane and the run (an exact run's result stays exact): tmx run --resume TOKEN")
+			return tmxerr.New(tmxerr.Usage, "--resume takes no TARGET, COMMAND, --stdin, --stdin-args, --suppress-history or --exact", "").
+				WithFix("resume_alone")
 		}
 		return nil
 	}
 	if len(x.args) > 1 {
-		return tmxerr.Errorf(tmxerr.Usage, "run takes at most one TARGET before --, got %d arguments", len(x.args)).
-			WithHint("put the command after --: tmx run TARGET -- COMMAND")
+		return usageFix(tmxerr.Errorf(tmxerr.Usage, "run takes at most one TARGET before --, got %d arguments", len(x.args)),
+			"run", "put the command after --: tmx run TARGET -- COMMAND")
 	}
 	if len(x.args) == 1 {
 		o.Target, o.HasTarget = x.args[0], true
@@ -140,7 +140,7 @@ func parseRun(x *call, o *runOptions) error {
 		}
 	}
 	if strings.TrimSpace(o.Command) == "" {
-		return tmxerr.New(tmxerr.Usage, "no command given", "usage: tmx run [TARGET] -- COMMAND")
+		return tmxerr.New(tmxerr.Usage, "no command given", "").WithFix("run_what")
 	}
 	return client.CheckCommand(o.Command) // before the default session is created
 }
@@ -277,7 +277,7 @@ func checkJoinable(words []string) error {
 	for _, w := range words {
 		if w == "" || strings.ContainsAny(w, " \t\n") {
 			return tmxerr.Errorf(tmxerr.Usage, "the words after -- are joined with spaces into one command, so the word %q would lose its quoting", w).
-				WithHint("pass the command as one argument, quoted for the pane's shell: tmx run -- %s", outerWord(strings.Join(quoteWords(words), " ")))
+				WithFix("quote_command", "command", outerWord(strings.Join(quoteWords(words), " ")))
 		}
 	}
 	return nil
@@ -318,13 +318,13 @@ func interruptedRun(x *call, res *client.RunResult) error {
 	waited := fmt.Sprintf("%.1fs", float64(res.DurationMS)/1000)
 	if !res.Started {
 		return tmxerr.Errorf(tmxerr.Interrupted, "interrupted after %s, before the command started in pane %s; it will not start now", waited, res.PaneID).
-			WithHint("look at pane %s (tmx capture %s) before running it again", res.PaneID, res.PaneID)
+			WithFix("look_first", "pane", res.PaneID)
 	}
 	err := tmxerr.Errorf(tmxerr.Interrupted, "interrupted after %s: the command may still be running in pane %s", waited, res.PaneID)
 	if res.Resume != "" {
-		return err.WithHint("wait for it again with: tmx run --resume %s; or interrupt it: tmx send %s C-c", res.Resume, res.PaneID)
+		return err.WithFix("resume_or_send", "pane", res.PaneID, "resume", res.Resume)
 	}
-	return err.WithHint("look at pane %s (tmx capture %s) before running it again, or interrupt it: tmx send %s C-c", res.PaneID, res.PaneID, res.PaneID)
+	return err.WithFix("look_or_send", "pane", res.PaneID)
 }
 
 // runExitStatus maps a run result to tmx's exit status: the command's own,

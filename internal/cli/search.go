@@ -68,12 +68,12 @@ func parseSearch(x *call, o *searchOptions) error {
 		return err
 	} else if ok {
 		if len(args) > 1 {
-			return tmxerr.New(tmxerr.Usage, "with the pattern in --stdin-args, search takes at most one TARGET", "usage: tmx search --stdin-args [TARGET] < pattern.json")
+			return usageFix(tmxerr.New(tmxerr.Usage, "with the pattern in --stdin-args, search takes at most one TARGET", ""), "search", "usage: tmx search --stdin-args [TARGET] < pattern.json")
 		}
 		args = append([]string{p}, args...)
 	}
 	if len(args) < 1 || len(args) > 2 {
-		return tmxerr.New(tmxerr.Usage, "search takes a PATTERN and at most one TARGET", "usage: tmx search PATTERN [TARGET]; a pattern that starts with - goes after --")
+		return usageFix(tmxerr.New(tmxerr.Usage, "search takes a PATTERN and at most one TARGET", ""), "search", "usage: tmx search PATTERN [TARGET]; a pattern that starts with - goes after --")
 	}
 	o.Pattern = args[0]
 	if len(args) == 2 {
@@ -85,7 +85,7 @@ func parseSearch(x *call, o *searchOptions) error {
 		}
 	}
 	if o.Run != "" && (o.Target == "" || x.IsSet("lines")) {
-		return tmxerr.New(tmxerr.Usage, "--run searches one run's output: give the pane it ran in as TARGET, and no --lines", "usage: tmx search --run ID PATTERN PANE")
+		return usageFix(tmxerr.New(tmxerr.Usage, "--run searches one run's output: give the pane it ran in as TARGET, and no --lines", ""), "search", "usage: tmx search --run ID PATTERN PANE")
 	}
 	o.MaxPanes = x.bounded("max-panes", o.MaxPanes, 1, 256)
 	o.Context = x.bounded("context", o.Context, 0, client.MaxContext)

@@ -66,14 +66,14 @@ func parseSend(x *call, o *sendOptions) error {
 		}
 		if o.Input.ExitMode {
 			// A batch refuses a pane in a mode whatever it is told.
-			return tmxerr.New(tmxerr.Usage, "--batch cannot cancel a pane's mode (--exit-mode)", "send to a pane in a mode on its own: tmx send --exit-mode TARGET KEY...")
+			return tmxerr.New(tmxerr.Usage, "--batch cannot cancel a pane's mode (--exit-mode)", "").WithFix("batch_mode")
 		}
 		var err error
 		o.Entries, err = parseSendBatch(x)
 		return err
 	}
 	if _, ok := x.inputRaw("entries"); ok {
-		return tmxerr.New(tmxerr.Usage, "entries in --stdin-args need --batch", "add --batch, or give keys")
+		return usageFix(tmxerr.New(tmxerr.Usage, "entries in --stdin-args need --batch", ""), "send", "add --batch, or give keys")
 	}
 	o.Keys = append(x.args[min(1, len(x.args)):], x.payload...)
 	if k, ok, err := x.inputStrings("keys"); err != nil {
@@ -100,7 +100,7 @@ func parseSend(x *call, o *sendOptions) error {
 		}
 	}
 	if len(x.args) < 1 || len(o.Keys) == 0 {
-		return tmxerr.New(tmxerr.Usage, "send takes a TARGET and at least one KEY", "usage: tmx send TARGET KEY...")
+		return usageFix(tmxerr.New(tmxerr.Usage, "send takes a TARGET and at least one KEY", ""), "send", "usage: tmx send TARGET KEY...")
 	}
 	o.Target = x.args[0]
 	if err := checkTarget(o.Target); err != nil {

@@ -22,7 +22,7 @@ func parseSendBatch(x *call) ([]client.KeyOp, error) {
 	if raw, ok := x.inputRaw("entries"); ok {
 		text = string(raw)
 	} else if x.stdin != nil {
-		return nil, tmxerr.New(tmxerr.Usage, "--stdin-args holds no entries", `give {"entries": [{"target": ..., "keys": [...]}]}`)
+		return nil, tmxerr.New(tmxerr.Usage, "--stdin-args holds no entries", "").WithFix("batch_entries")
 	} else {
 		var err error
 		x.awaitStdin("the JSON array of entries")

@@ -47,8 +47,8 @@ func newSinceCmd(env *Env, runF func(*call, *sinceOptions) error) *cli.Command {
 
 func parseSince(x *call, o *sinceOptions) error {
 	if o.Cursor != "" && o.FromNow {
-		return tmxerr.New(tmxerr.Usage, "--from-now and --cursor exclude each other",
-			"pass --cursor to read what came since it, or --from-now (without a cursor) to start at the end")
+		return tmxerr.New(tmxerr.Usage, "--from-now and --cursor exclude each other", "").
+			WithFix("since_start")
 	}
 	return oneTarget(x, &o.Target)
 }

@@ -51,7 +51,7 @@ func (o *spawnOptions) parse(x *call) error {
 			return tmxerr.New(tmxerr.Usage, "a command in --stdin-args and a COMMAND after -- exclude each other", "choose one")
 		}
 		if c == "" {
-			return tmxerr.New(tmxerr.Usage, "--stdin-args holds an empty command", `give {"command": "..."}, or leave it out to run the shell`)
+			return tmxerr.New(tmxerr.Usage, "--stdin-args holds an empty command", "").WithFix("empty_command")
 		}
 		o.Command = []string{c}
 	}
@@ -98,7 +98,7 @@ func runSpawn(x *call, target string, o *spawnOptions,
 func nonEmpty(x *call, flags ...string) error {
 	for _, f := range flags {
 		if x.IsSet(f) && x.String(f) == "" {
-			return tmxerr.Errorf(tmxerr.InvalidArgument, "--%s is empty", f).WithHint("give a name, or leave the flag out to let tmux choose")
+			return tmxerr.Errorf(tmxerr.InvalidArgument, "--%s is empty", f).WithFix("name_or_omit")
 		}
 	}
 	return nil

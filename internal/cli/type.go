@@ -62,10 +62,10 @@ func parseType(x *call, o *typeOptions) error {
 			return err
 		}
 	} else if len(x.payload) == 0 {
-		return tmxerr.New(tmxerr.Usage, "type takes a TARGET, then --, then the TEXT", "usage: tmx type TARGET -- TEXT")
+		return usageFix(tmxerr.New(tmxerr.Usage, "type takes a TARGET, then --, then the TEXT", ""), "type", "usage: tmx type TARGET -- TEXT")
 	}
 	if len(x.args) != 1 {
-		return tmxerr.New(tmxerr.Usage, "type takes one TARGET before --", "usage: tmx type TARGET -- TEXT")
+		return usageFix(tmxerr.New(tmxerr.Usage, "type takes one TARGET before --", ""), "type", "usage: tmx type TARGET -- TEXT")
 	}
 	o.Target = x.args[0]
 	if err := checkTarget(o.Target); err != nil {

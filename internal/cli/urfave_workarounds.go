@@ -291,8 +291,8 @@ func positional(c *cli.Context) (args, payload []string, err error) {
 	}
 	for _, a := range all {
 		if len(a) > 1 && strings.HasPrefix(a, "-") {
-			return nil, nil, tmxerr.Errorf(tmxerr.Usage, "flags must come before arguments: %s", a).
-				WithHint("write: tmx %s [flags] ARGS; put text that starts with '-' after --", c.Command.Name)
+			return nil, nil, usageFix(tmxerr.Errorf(tmxerr.Usage, "flags must come before arguments: %s", a),
+				c.Command.FullName(), "write: tmx "+c.Command.Name+" [flags] ARGS; put text that starts with '-' after --")
 		}
 	}
 	return all, payload, nil

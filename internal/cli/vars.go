@@ -36,7 +36,7 @@ func newVarsCmd(env *Env, runF func(*call, *varsOptions) error) *cli.Command {
 
 func parseVars(x *call, o *varsOptions) error {
 	if len(x.args) < 2 {
-		return tmxerr.New(tmxerr.Usage, "vars takes a TARGET and at least one NAME", "e.g. tmx vars %3 pane_current_path")
+		return usageFix(tmxerr.New(tmxerr.Usage, "vars takes a TARGET and at least one NAME", ""), "vars", "e.g. tmx vars %3 pane_current_path")
 	}
 	o.Target, o.Names = x.args[0], x.args[1:]
 	return nil

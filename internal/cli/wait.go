@@ -123,8 +123,8 @@ func parseWait(x *call, o *waitOptions) error {
 	case o.Text != "" && o.Regex != "":
 		return tmxerr.New(tmxerr.Usage, "a text and a --regex exclude each other", "give one of them")
 	case o.NewOnly && o.Cursor != "":
-		return tmxerr.New(tmxerr.Usage, "--new-only and --cursor exclude each other",
-			"--cursor already says where new output starts; drop --new-only")
+		return tmxerr.New(tmxerr.Usage, "--new-only and --cursor exclude each other", "").
+			WithFix("drop_new_only")
 	}
 	return oneTarget(x, &o.Target)
 }
@@ -221,8 +221,8 @@ const maxQuiet = time.Hour
 func (m momentOptions) apply(prefix string, quietSet bool, o *client.WaitOptions) (bool, error) {
 	if name := prefix + "quiet"; quietSet {
 		if ms := m.QuietMS; ms < 1 || time.Duration(ms)*time.Millisecond > maxQuiet {
-			return false, tmxerr.Errorf(tmxerr.Usage, "--%s takes milliseconds from 1 to %d, not %d", name, maxQuiet.Milliseconds(), ms).
-				WithHint("e.g. --%s 500: the pane printed nothing for half a second", name)
+			return false, flagFix(tmxerr.Errorf(tmxerr.Usage, "--%s takes milliseconds from 1 to %d, not %d", name, maxQuiet.Milliseconds(), ms),
+				"quiet_example", "", name)
 		}
 		o.Quiet = time.Duration(m.QuietMS) * time.Millisecond
 	}
@@ -234,8 +234,8 @@ func (m momentOptions) apply(prefix string, quietSet bool, o *client.WaitOptions
 // effective timeout: the wait would time out first.
 func checkQuiet(name string, o *client.WaitOptions) error {
 	if o.Quiet > 0 && o.Quiet >= o.Timeout {
-		return tmxerr.Errorf(tmxerr.Usage, "--%s %d is not shorter than the wait's timeout (%gs): it would time out first", name, o.Quiet.Milliseconds(), o.Timeout.Seconds()).
-			WithHint("give a longer --timeout or a shorter --%s", name)
+		return flagFix(tmxerr.Errorf(tmxerr.Usage, "--%s %d is not shorter than the wait's timeout (%gs): it would time out first", name, o.Quiet.Milliseconds(), o.Timeout.Seconds()),
+			"quiet_shorter", "", name)
 	}
 	return nil
 }

@@ -70,9 +70,53 @@ var cliWords = tmxerr.Words{
 	"pane_in_mode":          say("a person is using copy mode in that pane; wait, or use another pane"),
 	"pane_dead":             say("the pane's program exited; use another pane, or create one with: tmx split"),
 	"name_in_use":           say("choose another name, or use the existing session"),
+	"names_exact":           say("names match exactly; list what exists with: tmx ls"),
+	"name_caller":           say("name the pane explicitly (%N); list panes with: tmx ls --panes"),
+	"window_id_or_index":    sayf("use the window id (@N) or %s:INDEX", "session"),
+	"own_group":             say("signal that pane's program from outside it"),
+	"vars_names":            say("e.g. tmx vars %3 pane_current_command cursor_x"),
+	"keys_needed":           say("name at least one key, e.g. tmx send %0 C-c"),
+	"text_needed":           say("give the text after --, e.g. tmx type %0 -- 'ls -l'"),
+	"shell_or_command":      say("give one: --shell NAME, or -- COMMAND"),
+	"run_gone":              say("the run it names went with that server; look at the panes (tmx ls) for what is left"),
+	"call_deadline":         sayf("ask for less (--lines, --max-bytes), or give it longer with %s", "env"),
+	"flag_default":          sayf("leave --%s out for its default", "flag"),
+	"wait_what_input":       say("add --wait-text, --wait-regex, --wait-quiet MS, --wait-input, --wait-exit or --wait-bell"),
+	"show_pane":             sayf("show one pane with: tmx show %s", "pane"),
+	"resume_alone":          say("the token names the pane and the run (an exact run's result stays exact): tmx run --resume TOKEN"),
+	"run_what":              say("usage: tmx run [TARGET] -- COMMAND"),
+	"quote_command":         sayf("pass the command as one argument, quoted for the pane's shell: tmx run -- %s", "command"),
+	"look_first":            sayf("look at pane %[1]s (tmx capture %[1]s) before running it again", "pane"),
+	"resume_or_send":        sayf("wait for it again with: tmx run --resume %[2]s; or interrupt it: tmx send %[1]s C-c", "pane", "resume"),
+	"look_or_send":          sayf("look at pane %[1]s (tmx capture %[1]s) before running it again, or interrupt it: tmx send %[1]s C-c", "pane"),
+	"since_start":           say("pass --cursor to read what came since it, or --from-now (without a cursor) to start at the end"),
+	"drop_new_only":         say("--cursor already says where new output starts; drop --new-only"),
+	"quiet_example":         sayf("e.g. --%s 500: the pane printed nothing for half a second", "flag"),
+	"quiet_shorter":         sayf("give a longer --timeout or a shorter --%s", "flag"),
+	"name_or_omit":          say("give a name, or leave the flag out to let tmux choose"),
+	"batch_entries":         say(`give {"entries": [{"target": ..., "keys": [...]}]}`),
+	"batch_mode":            say("send to a pane in a mode on its own: tmx send --exit-mode TARGET KEY..."),
+	"paste_what":            say(`give {"text": "..."}`),
+	"empty_command":         say(`give {"command": "..."}, or leave it out to run the shell`),
+	"host_stdin":            say("send long text on stdin (--stdin, --stdin-args)"),
+	"host_look":             sayf("the command may have run on %[1]s: look (tmx --host %[1]s ls, capture) before running it again", "host"),
+	"usage":                 sayf("%s", "usage"),
 }
 
 var say, sayf = catalog.Say, catalog.Sayf
+
+// usageFix sets e's fix to the usage of the command: the CLI's words are
+// usage, tmx-mcp's name the tools that run command (catalog.ToolNames).
+func usageFix(e *tmxerr.Error, command, usage string) *tmxerr.Error {
+	return e.WithFix("usage", "usage", usage, "tools", catalog.ToolNames(command))
+}
+
+// flagFix sets e's fix key, with the facts "flag" (the CLI flag of
+// command, without dashes) and "arg" (the tool argument that carries it,
+// catalog.ArgumentOf).
+func flagFix(e *tmxerr.Error, key, command, flag string) *tmxerr.Error {
+	return e.WithFix(key, "flag", flag, "arg", catalog.ArgumentOf(command, flag))
+}
 
 // noServerWords name the commands that start a server on the socket the
 // failed call used: its fact "tmx" carries the flag that chose it (tmx -L

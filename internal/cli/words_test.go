@@ -15,14 +15,71 @@ import (
 	"github.com/tmx-sh/tmx/tmxerr"
 )
 
-// Every fix the code names has words in both front ends, and each front
-// end's words are its own: the CLI's name no tool, tmx-mcp's name no tmx
-// command or flag.
+// Both front ends word the same fixes, each in its own terms: tmx-mcp's
+// words name no tmx command (catalog.Commands) and no flag, the CLI's
+// name no tool. tmx-mcp passes a child's hint through as the child worded
+// it, so these tables are all that stands between a fix and a model.
 func TestWordsCoverEveryFix(t *testing.T) {
 	t.Parallel()
+	if len(cliWords) < 60 {
+		t.Fatalf("only %d CLI words", len(cliWords))
+	}
+	for fix := range cliWords {
+		if _, ok := catalog.ToolWords[fix]; !ok {
+			t.Errorf("fix %q has CLI words and no tool words", fix)
+		}
+	}
+	for fix := range catalog.ToolWords {
+		if _, ok := cliWords[fix]; !ok {
+			t.Errorf("fix %q has tool words and no CLI words", fix)
+		}
+	}
+	// Facts as the code gives them, with the CLI's flag names and tmx
+	// commands where a fact carries one.
+	facts := tmxerr.Facts{"pane": "%3", "dir": "/d", "name": "X", "session": "work", "host": "build",
+		"run": "7", "resume": "tok", "group": "42", "pid": "99", "tmpdir": "TMUX_TMPDIR=/t", "lead": "",
+		"tmx": "tmx -L x", "flag": "wait-quiet", "arg": catalog.ArgumentOf("", "wait-quiet"),
+		"env": "TMX_CALL_TIMEOUT_SECONDS", "command": "'ls -l'",
+		"usage": "usage: tmx run [TARGET] -- COMMAND", "tools": catalog.ToolNames("run")}
+	var tools []string
+	for _, tool := range catalog.All() {
+		tools = append(tools, tool.Name)
+	}
+	for fix, say := range cliWords {
+		for _, w := range strings.FieldsFunc(say(facts), func(r rune) bool { return !(r == '_' || r >= 'a' && r <= 'z') }) {
+			if slices.Contains(tools, w) {
+				t.Errorf("CLI words for %q name the tool %s", fix, w)
+			}
+		}
+	}
+	var names []string
+	for _, c := range catalog.Commands() {
+		names = append(names, regexp.QuoteMeta(c))
+	}
+	command := regexp.MustCompile(`\btmx (` + strings.Join(names, "|") + `)\b`)
+	flag := regexp.MustCompile(`(^|[^a-z0-9-])--[a-z]`)
+	for fix, say := range catalog.ToolWords {
+		s := say(facts)
+		if s == "" || strings.Contains(s, "%!") {
+			t.Errorf("tool words for %q are empty or miss a fact: %q", fix, s)
+		}
+		if m := command.FindString(s); m != "" {
+			t.Errorf("tool words for %q name the command %q: %s", fix, m, s)
+		}
+		if flag.MatchString(s) {
+			t.Errorf("tool words for %q name a flag: %s", fix, s)
+		}
+	}
+}
+
+// Every fix key the code names has words (TestWordsCoverEveryFix checks
+// that both tables hold the same keys): a key misspelt at its source
+// would give an empty hint in both front ends.
+func TestFixKeysHaveWords(t *testing.T) {
+	t.Parallel()
 	used := map[string]string{}
-	re := regexp.MustCompile(`(?:WithFix|FixOf)\("([a-z_]+)"|Fix: +"([a-z_]+)"`)
-	for _, dir := range []string{"../../client", "../tmux", "."} {
+	re := regexp.MustCompile(`(?:WithFix|FixOf)\("([a-z_]+)"|Fix: +"([a-z_]+)"|flagFix\([^,]+, "([a-z_]+)"`)
+	for _, dir := range []string{"../../client", "../tmux", "../../selector", "../remote", "."} {
 		files, _ := filepath.Glob(filepath.Join(dir, "*.go"))
 		for _, f := range files {
 			if strings.HasSuffix(f, "_test.go") {
@@ -33,37 +90,16 @@ func TestWordsCoverEveryFix(t *testing.T) {
 				t.Fatal(err)
 			}
 			for _, m := range re.FindAllStringSubmatch(string(b), -1) {
-				used[m[1]+m[2]] = f
+				used[m[1]+m[2]+m[3]] = f
 			}
 		}
 	}
-	if len(used) < 20 {
+	if len(used) < 60 {
 		t.Fatalf("found only %d fixes in the code: the scan is broken", len(used))
 	}
 	for fix, where := range used {
 		if _, ok := cliWords[fix]; !ok {
-			t.Errorf("fix %q (%s) has no CLI words", fix, where)
-		}
-		if _, ok := catalog.ToolWords[fix]; !ok {
-			t.Errorf("fix %q (%s) has no tool words", fix, where)
-		}
-	}
-	var tools []string
-	for _, tool := range catalog.All() {
-		tools = append(tools, tool.Name)
-	}
-	facts := tmxerr.Facts{"pane": "%3", "dir": "/d", "name": "X"}
-	for fix, say := range cliWords {
-		for _, w := range strings.FieldsFunc(say(facts), func(r rune) bool { return !(r == '_' || r >= 'a' && r <= 'z') }) {
-			if slices.Contains(tools, w) {
-				t.Errorf("CLI words for %q name the tool %s", fix, w)
-			}
-		}
-	}
-	flag := regexp.MustCompile(`(^|[ (])--[a-z]|\btmx [a-z]`)
-	for fix, say := range catalog.ToolWords {
-		if s := say(facts); flag.MatchString(s) {
-			t.Errorf("tool words for %q name a tmx command or flag: %s", fix, s)
+			t.Errorf("fix %q (%s) has no words", fix, where)
 		}
 	}
 }
@@ -158,8 +194,8 @@ func cliTerms() (*regexp.Regexp, map[string]bool) {
 
 // Notes and warnings reach both front ends as they are, in results
 // neither rewrites: they name no tmx command or flag and no tool. Hints
-// are the CLI's words (tmx-mcp rewrites them, see internal/mcp): they
-// name no tool.
+// written without a fix reach both front ends as they are too: they name
+// no tool (the CLI's terms in them are for errors only the CLI makes).
 func TestAdviceSpeaksBothFrontEnds(t *testing.T) {
 	found := sourceAdvice(t, "../../client", "../tmux", ".")
 	if len(found) < 60 {

@@ -307,14 +307,11 @@ func (s *Server) runTool(ctx context.Context, tool *catalog.Tool, obj map[string
 	}
 	// The error document is stderr's last line.
 	if e := gjson.Get(lastLine(strings.TrimSpace(string(out.stderr))), "error"); e.IsObject() {
+		// The child words every fix in tools' terms (TMX_WORDS=mcp), and
+		// a hint without a fix names neither front end's: it passes as
+		// the child worded it.
 		code := tmxerr.Code(e.Get("code").String())
-		hint := e.Get("hint").String()
-		if e.Get("fix").String() == "" || code == tmxerr.CallerPane && !slices.ContainsFunc(tool.Params, func(p catalog.Param) bool { return p.Name == "confirm_self" }) {
-			// The child words every fix in tools' terms already
-			// (TMX_WORDS=mcp); a hint without one is the CLI's own.
-			hint = mcpHint(code, hint, tool)
-		}
-		return failed(code, mcpText(e.Get("message").String(), tool), hint)
+		return failed(code, mcpText(e.Get("message").String(), tool), e.Get("hint").String())
 	}
 	msg := fmt.Sprintf("tmx %s failed (%v) without a JSON error", argv[0], out.err)
 	if tail := strings.TrimSpace(string(out.stderr)); tail != "" {

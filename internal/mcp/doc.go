@@ -99,10 +99,12 @@
 // else is a tool result: a failure is a result with isError whose text is
 // "error CODE: message" and "hint: ...", the code from tmxerr's closed
 // list (the CLI's own, or cli_failed, cli_timed_out, output_too_large,
-// busy), the hint naming the next call in tools' terms (see hints.go), and
-// control characters in it escaped. A successful result is the CLI's JSON
-// document as structuredContent and the same JSON as text; a command that
-// exits non-zero is a successful run_shell_command result.
+// busy), the hint naming the next call in tools' terms (the tmx child
+// words its fix with catalog.ToolWords; flags its message names become
+// arguments, see messages.go), and control characters in it escaped. A
+// successful result is the CLI's JSON document as structuredContent and
+// the same JSON as text; a command that exits non-zero is a successful
+// run_shell_command result.
 //
 // # Audit
 //

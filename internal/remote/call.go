@@ -143,7 +143,7 @@ func (c *conn) session(ctx context.Context, h header, in *inputLog, out, errw io
 	}
 	if len(hdr) > maxRecord {
 		return sessionResult{}, tmxerr.Errorf(tmxerr.Usage, "the command line is %d bytes, more than --host sends (%d)", len(hdr), maxRecord).
-			WithHint("send long text on stdin (--stdin, --stdin-args)")
+			WithFix("host_stdin")
 	}
 	cmd := exec.Command(c.ssh, c.sessionArgs(QuoteCommand([]string{c.remoteTmx, ServeFlag + "=" + strconv.Itoa(Protocol)}))...)
 	cmd.Env = c.environ
@@ -225,7 +225,7 @@ func (c *conn) session(ctx context.Context, h header, in *inputLog, out, errw io
 		return sessionResult{}, c.noSession(sshExit, sshErr.String(), o.before)
 	}
 	return sessionResult{}, tmxerr.Errorf(tmxerr.HostDisconnected, "the connection to %s ended before the command reported its status%s", c.host, quoted(sshErr.String())).
-		WithHint("the command may have run on %s: look (tmx --host %s ls, capture) before running it again", c.host, c.host)
+		WithFix("host_look", "host", c.host.String())
 }
 
 // output is what readOutput saw.

@@ -14,7 +14,8 @@ import (
 // has them set, and override the remote environment for it: the socket,
 // the budgets and wait ceiling, the polling fallback and the tool
 // selection (so that `tmx --host H capabilities` answers for tmx-mcp with
-// TMX_HOST=H), and the cursor key. Paths to programs and files on this
+// TMX_HOST=H), the words of hints and notes (so that the host words them
+// for tmx-mcp's tools when tmx-mcp makes the call), and the cursor key. Paths to programs and files on this
 // machine (TMX_TMUX, TMX_TMUX_CONFIG, TMX_AUDIT) do not: on the host they
 // are the host's own business, set in its environment.
 var forwardedEnv = []string{
@@ -22,6 +23,7 @@ var forwardedEnv = []string{
 	"TMX_MAX_LINES", "TMX_MAX_BYTES", "TMX_WAIT_MAX_SECONDS",
 	"TMX_ALLOW_POLLING_FALLBACK",
 	"TMX_TOOLSETS", "TMX_TOOLS", "TMX_EXCLUDE_TOOLS",
+	"TMX_WORDS", // catalog.WordsEnv, which this package does not import
 	client.CursorKeyEnv,
 }
 

@@ -202,3 +202,24 @@ func TestHostHostileWords(t *testing.T) {
 		t.Errorf("a word ran a command")
 	}
 }
+
+// A call made for tmx-mcp (TMX_WORDS=mcp) gets its hint worded for
+// tools by the tmx on the host, which words it for the CLI otherwise.
+func TestHostWordsHintsForTools(t *testing.T) {
+	t.Parallel()
+	r := newRig(t)
+	r.srv.NewPane("s", "bash", 80, 20)
+	for _, tc := range []struct {
+		extra     []string
+		want, not string
+	}{
+		{nil, "tmx ls", "list_panes"},
+		{[]string{"TMX_WORDS=mcp"}, "list_panes", "tmx "},
+	} {
+		res := r.tmx("", tc.extra, "--host", r.host, "--json", "capture", "nosuch")
+		d := res.errDoc(t)
+		if hint := errHint(d); errCode(d) != "target_not_found" || !strings.Contains(hint, tc.want) || strings.Contains(hint, tc.not) {
+			t.Errorf("with %v: error %v, want target_not_found with a hint naming %q and not %q", tc.extra, d, tc.want, tc.not)
+		}
+	}
+}

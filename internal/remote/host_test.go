@@ -140,3 +140,18 @@ func TestHostLines(t *testing.T) {
 		}
 	}
 }
+
+// A call from tmx-mcp (TMX_WORDS=mcp) has the host word its hints for
+// tools too; other settings of the caller stay behind.
+func TestCallEnvForwardsWords(t *testing.T) {
+	m, err := callEnv([]string{"TMX_WORDS=mcp", "TMX_TMUX=/opt/tmux", "TMX_SOCKET_NAME=w"}, "build")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m["TMX_WORDS"] != "mcp" || m["TMX_SOCKET_NAME"] != "w" {
+		t.Errorf("callEnv = %v, lacks TMX_WORDS=mcp or TMX_SOCKET_NAME=w", m)
+	}
+	if _, ok := m["TMX_TMUX"]; ok {
+		t.Errorf("callEnv = %v forwards TMX_TMUX", m)
+	}
+}

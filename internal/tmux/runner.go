@@ -262,7 +262,7 @@ func (r *Runner) classify(msg string, args []string) error {
 		return tmxerr.Errorf(tmxerr.TargetNotFound, "tmux %s: %s", verb, msg).
 			WithFix("list_panes")
 	case strings.HasPrefix(msg, "duplicate session"):
-		return tmxerr.Errorf(tmxerr.NameInUse, "tmux %s: %s", verb, msg).WithHint("choose another name, or use the existing session")
+		return tmxerr.Errorf(tmxerr.NameInUse, "tmux %s: %s", verb, msg).WithFix("name_in_use")
 	case msg == "client is read-only":
 		// tmux 3.7 and later refuse send-keys whose target client is
 		// read-only (cmd-send-keys.c); a command client attached to no
