@@ -168,7 +168,10 @@ func TestRunTimeout(t *testing.T) {
 	t.Parallel()
 	srv := tmuxtest.New(t)
 	pane := srv.NewPane("s", "bash", 80, 20)
-	d := runIn(t, srv, pane, "echo before; sleep 30", tmxerr.ExitRunTimeout, "--timeout", "1")
+	// The timeout must pass while the command sleeps, and the command
+	// must have started and printed before it: on a loaded machine that
+	// takes more than a second.
+	d := runIn(t, srv, pane, "echo before; sleep 300", tmxerr.ExitRunTimeout, "--timeout", tmuxtest.PatienceSeconds(2))
 	if d["timed_out"] != true || d["started"] != true || d["exit_status"] != nil {
 		t.Fatalf("unexpected timeout document: %v", d)
 	}
