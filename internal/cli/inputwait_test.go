@@ -116,37 +116,36 @@ func TestPasteEnterKeepsAnswersBetweenEchoes(t *testing.T) {
 
 // A program that shows its prompt between lines it reads (input sent
 // ahead of it) does not end the wait at the first prompt: a prompt counts
-// once it stays.
+// once it stays ("ahead"). Nor does one that has read the last pasted line
+// but not answered it yet (here it takes 0.3 s over each), although the
+// terminal holds nothing unread: the prompt on the screen is the one
+// before that line ("slow").
 func TestInputWaitSettlesOnThePrompt(t *testing.T) {
-	srv := tmuxtest.New(t)
-	pane := srv.NewPane("s", "bash", 80, 20)
-	repl := `while :; do printf '> '; sleep 0.02; read -r l || break; echo "got $l"; done`
-	srv.Tmux("send-keys", "-t", pane, "-l", "--", "bash --norc -c '"+strings.ReplaceAll(repl, "'", `'\''`)+"'")
-	srv.Tmux("send-keys", "-t", pane, "Enter")
-	srv.WaitFor(pane, func(s string) bool { return strings.HasSuffix(strings.TrimRight(s, "\n "), ">") }, 10*time.Second)
-	r := tmx(t, srv, "a\nb\nc\n", "--json", "paste", "--no-bracket", "--wait-regex", "^>$", pane)
-	w := waitOf(t, r.doc(t))
-	if got := strs(w["lines"]); w["outcome"] != "matched" || len(got) == 0 || got[len(got)-1] != "> got c" {
-		t.Errorf("the wait ended at %v", w)
+	for name, program := range map[string]string{
+		"ahead": `while :; do printf '> '; sleep 0.02; read -r l || break; echo "got $l"; done`,
+		"slow":  `while :; do printf '> '; read -r l || break; sleep 0.3; echo "got $l"; done`,
+	} {
+		t.Run(name, func(t *testing.T) {
+			srv := tmuxtest.New(t)
+			pane := repl(t, srv, program)
+			r := tmx(t, srv, "a\nb\nc\n", "--json", "paste", "--no-bracket", "--wait-regex", "^>$", pane)
+			w := waitOf(t, r.doc(t))
+			if got := strs(w["lines"]); w["outcome"] != "matched" || len(got) == 0 || got[len(got)-1] != "> got c" {
+				t.Errorf("the wait ended at %v", w)
+			}
+		})
 	}
 }
 
-// A program that has read the last pasted line but not answered it yet
-// (here it takes 0.3 s over each) is not back at its prompt, although
-// the terminal holds nothing unread: the prompt on the screen is the one
-// before that line.
-func TestInputWaitOutlastsTheLastLine(t *testing.T) {
-	srv := tmuxtest.New(t)
+// repl starts program (a bash -c script) in a new pane's bash and returns
+// the pane once the program shows its first prompt, "> ".
+func repl(t *testing.T, srv *tmuxtest.Server, program string) string {
+	t.Helper()
 	pane := srv.NewPane("s", "bash", 80, 20)
-	repl := `while :; do printf '> '; read -r l || break; sleep 0.3; echo "got $l"; done`
-	srv.Tmux("send-keys", "-t", pane, "-l", "--", "bash --norc -c '"+strings.ReplaceAll(repl, "'", `'\''`)+"'")
+	srv.Tmux("send-keys", "-t", pane, "-l", "--", "bash --norc -c '"+strings.ReplaceAll(program, "'", `'\''`)+"'")
 	srv.Tmux("send-keys", "-t", pane, "Enter")
 	srv.WaitFor(pane, func(s string) bool { return strings.HasSuffix(strings.TrimRight(s, "\n "), ">") }, 10*time.Second)
-	r := tmx(t, srv, "a\nb\nc\n", "--json", "paste", "--no-bracket", "--wait-regex", "^>$", pane)
-	w := waitOf(t, r.doc(t))
-	if got := strs(w["lines"]); w["outcome"] != "matched" || len(got) == 0 || got[len(got)-1] != "> got c" {
-		t.Errorf("the wait ended at %v", w)
-	}
+	return pane
 }
 
 // The same prompt again, below lines the program printed, is a new one:
@@ -154,11 +153,7 @@ func TestInputWaitOutlastsTheLastLine(t *testing.T) {
 // line ends the wait.
 func TestInputWaitSeesTheSamePromptAgain(t *testing.T) {
 	srv := tmuxtest.New(t)
-	pane := srv.NewPane("s", "bash", 80, 20)
-	repl := `stty -echo; while :; do printf '> '; read -r l || break; sleep 0.3; echo "got $l"; done`
-	srv.Tmux("send-keys", "-t", pane, "-l", "--", "bash --norc -c '"+strings.ReplaceAll(repl, "'", `'\''`)+"'")
-	srv.Tmux("send-keys", "-t", pane, "Enter")
-	srv.WaitFor(pane, func(s string) bool { return strings.HasSuffix(strings.TrimRight(s, "\n "), ">") }, 10*time.Second)
+	pane := repl(t, srv, `stty -echo; while :; do printf '> '; read -r l || break; sleep 0.3; echo "got $l"; done`)
 	r := tmx(t, srv, "", "--json", "send", "--timeout", "5", "--wait-regex", "^>$", pane, "a", "Enter")
 	if w := waitOf(t, r.doc(t)); r.code != 0 || fmt.Sprint(w["lines"]) != "[> got a]" {
 		t.Errorf("exit %d, wait %v", r.code, w)
