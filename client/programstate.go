@@ -109,9 +109,11 @@ func (c *Client) ProgramState(p PaneInfo) ProgramState {
 		case !sh.Job:
 			ps.State, ps.Shell = StateBusy, "busy"
 			ps.WaitsOn = waitsOn(p.PanePID, p.PaneTTY)
-			if ps.WaitsOn == "child" {
+			if ps.WaitsOn == "child" || ps.WaitsOn == "other" {
 				// A command of its own group (a script's, a command
-				// string's, a widget's) may be what reads the terminal.
+				// string's, a widget's) may be what reads the terminal,
+				// the shell waiting for it to end, or reading its output
+				// (a command substitution: l=$(head -n1) in a loop).
 				if pid, w := groupReader(p.PanePID, stat.Pgrp, p.PaneTTY); pid > 0 {
 					ps.Program, ps.PID, ps.WaitsOn = tmux.Comm(pid), pid, w
 					ps.State = map[string]string{"terminal": StateInput}[w]

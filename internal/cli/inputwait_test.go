@@ -137,6 +137,25 @@ func TestInputWaitSettlesOnThePrompt(t *testing.T) {
 	}
 }
 
+// A loop of the pane's shell itself whose reader is a command it runs
+// for each line (l=$(head -n1)): the shell waits reading that command's
+// output, and the command reads the terminal, so the program waits for
+// input, and a paste of several lines ends at the prompt after the last.
+func TestInputWaitShellLoopReader(t *testing.T) {
+	srv := tmuxtest.New(t)
+	pane := srv.NewPane("s", "bash", 80, 20)
+	srv.Tmux("send-keys", "-t", pane, "-l", "--", `while printf "> "; do l=$(head -n1); echo "ans:$l"; done`)
+	srv.Tmux("send-keys", "-t", pane, "Enter")
+	if w := mustJSON(t, srv, 0, "wait", "--input", "--timeout", tmuxtest.PatienceSeconds(10), pane); w["outcome"] != "input" {
+		t.Errorf("the loop waits for input: %v", w)
+	}
+	r := tmx(t, srv, "a\nb\nc\n", "--json", "paste", "--no-bracket", "--timeout", tmuxtest.PatienceSeconds(10), "--wait-regex", "^> ?$", pane)
+	w := waitOf(t, r.doc(t))
+	if got := strs(w["lines"]); w["outcome"] != "matched" || len(got) == 0 || got[len(got)-1] != "> ans:c" {
+		t.Errorf("the wait ended at %v", w)
+	}
+}
+
 // repl starts program (a bash -c script) in a new pane's bash and returns
 // the pane once the program shows its first prompt, "> ".
 func repl(t *testing.T, srv *tmuxtest.Server, program string) string {
