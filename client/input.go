@@ -265,12 +265,15 @@ func (c *Client) shellPrompt(p PaneInfo) promptState {
 
 // submitPrompt is the prompt state of p's shell for input that is to be
 // submitted at its prompt (type --enter, paste --enter), read as a run
-// reads it: a shell busy itself (a prompt hook, a lock of its own, its
-// line editor redrawing after a key), neither running a job nor a script
-// nor reading an answer, is waited for until it reads at its prompt, no
-// longer than a run would wait (see [shellRecord.busyUntil]) and ctx's
-// deadline. A shell still busy then gets the input as it is, without its
-// line reset, and the result says so (line_reset absent).
+// reads it: a shell busy itself (a prompt hook's builtins, a lock of its
+// own, its line editor redrawing after a key), or running a job that does
+// not read the terminal (a prompt hook's command), and neither running a
+// script nor reading an answer, is waited for until it reads at its
+// prompt, no longer than a run would wait (see [shellRecord.busyUntil];
+// promptSettle for a job) and ctx's deadline. A job that reads the
+// terminal (a REPL) gets the input at once. A shell still busy at the
+// bound gets the input as it is, without its line reset, and the result
+// says so (line_reset absent).
 func (c *Client) submitPrompt(ctx context.Context, p PaneInfo) promptState {
 	name, kind := paneShell(p)
 	if kind != shellPOSIX && kind != shellFish {
@@ -283,13 +286,29 @@ func (c *Client) submitPrompt(ctx context.Context, p PaneInfo) promptState {
 		deadline = time.Now().Add(promptSettle)
 	}
 	until := rec.busyUntil(time.Now(), deadline, w.young)
+	// A job that does not read the terminal is a prompt hook's command
+	// (PROMPT_COMMAND or precmd running git, pyenv, sleep: they run as
+	// jobs of their own), or a job of the user's that the text is typed
+	// ahead of; either way the text goes to the shell's next prompt. It
+	// is waited for as long as a run waits for a slow prompt, not longer:
+	// a job that never ends would hold the call to its deadline.
+	jobUntil := minTime(until, time.Now().Add(promptSettle))
 	for delay := time.Millisecond; ; delay = min(2*delay, 20*time.Millisecond) {
 		ps := w.probe()
-		if ps.AtPrompt != No || ps.Job || ps.Script || ps.Prompting || ps.What != name || !time.Now().Before(until) || ctx.Err() != nil {
+		itself := !ps.Job && ps.What == name && time.Now().Before(until)
+		hook := ps.Job && time.Now().Before(jobUntil) && !readsTerminal(c.ProgramState(p))
+		if ps.AtPrompt != No || ps.Script || ps.Prompting || !itself && !hook || ctx.Err() != nil {
 			return ps
 		}
 		time.Sleep(delay)
 	}
+}
+
+// readsTerminal reports whether ps is a program that waits on its
+// terminal, or may (an event loop holding it). A job on its way out
+// (exited, its group's leader gone) does not.
+func readsTerminal(ps ProgramState) bool {
+	return ps.State == StateInput || ps.WaitsOn == "terminal and more"
 }
 
 // quietFor reports whether the process pid sleeps and stays asleep

@@ -327,6 +327,40 @@ func TestTypeEnterViCommandMode(t *testing.T) {
 	}
 }
 
+// A prompt hook that runs a program (a git prompt, pyenv: here sleep)
+// runs it as a job of its own; type --enter waits for it to end and the
+// shell to read at its prompt, then clears what was left on the line, so
+// that exactly the typed line runs.
+func TestTypeEnterAfterPromptHookCommand(t *testing.T) {
+	t.Parallel()
+	for _, shell := range []string{"bash", "zsh"} {
+		t.Run(shell, func(t *testing.T) {
+			t.Parallel()
+			srv := tmuxtest.New(t)
+			// Shorter than the tests' PromptSettle, which bounds the wait.
+			hook := fmt.Sprintf("sleep %.2f", (tmuxtest.Timing.PromptSettle / 2).Seconds())
+			rc := map[string]string{"bash": "PROMPT_COMMAND='" + hook + "'", "zsh": "precmd() { " + hook + " }"}[shell]
+			pane, _ := userShell(t, srv, "h", shell, rc)
+			srv.Tmux("send-keys", "-t", pane, "-l", "true")
+			srv.Tmux("send-keys", "-t", pane, "Enter")
+			// The hook's sleep holds the terminal: typed now, text goes
+			// to the next prompt.
+			tmuxtest.Eventually(t, "the hook runs", func() bool {
+				return srv.Tmux("display-message", "-p", "-t", pane, "#{pane_current_command}") == "sleep"
+			}, func() string { return srv.Capture(pane) })
+			srv.Tmux("send-keys", "-t", pane, "-l", "echo half")
+			d := mustJSON(t, srv, 0, "type", "--enter", pane, "--", "echo typed-$((6*7))")
+			if d["line_reset"] != true || d["submitted"] != "yes" {
+				t.Errorf("type document: %v", d)
+			}
+			screen := srv.WaitFor(pane, func(s string) bool { return strings.Contains(s, "\ntyped-42") || strings.Contains(s, "halfecho") }, 10*time.Second)
+			if strings.Contains(screen, "halfecho typed") {
+				t.Errorf("the line left before ran with the typed one:\n%s", screen)
+			}
+		})
+	}
+}
+
 // A line the shell does not run as typed (here a key bound to another
 // character) comes back as started: false once the frame's start marker
 // fails to appear, not as a timeout that blames a busy shell.
