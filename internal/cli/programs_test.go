@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/tmx-sh/tmx/internal/tmuxtest"
 )
@@ -79,13 +80,13 @@ func TestWaitMoments(t *testing.T) {
 	if w := mustJSON(t, srv, 0, "wait", "--bell", pane); w["outcome"] != "bell" {
 		t.Errorf("bell: %v", w)
 	}
-	srv.Tmux("send-keys", "-t", pane, "C-c")
+	interruptLoop(t, srv, pane)
 	other := srv.NewWindow("s", "bash")
 	srv.Tmux("send-keys", "-t", other, "while :; do sleep 0.2; printf '\\033]9;built\\007'; done", "Enter")
 	if w := mustJSON(t, srv, 0, "wait", "--bell", other); w["outcome"] != "notification" {
 		t.Errorf("notification: %v", w)
 	}
-	srv.Tmux("send-keys", "-t", other, "C-c")
+	interruptLoop(t, srv, other)
 
 	// A server that crashes before it is ready: the wait for its banner
 	// ends when the shell's prompt comes back (exit 0: --exit was asked),
@@ -95,6 +96,27 @@ func TestWaitMoments(t *testing.T) {
 		r := tmx(t, srv, "", "--json", "wait", "--text", "Ready on", "--exit", "--timeout", "20", pane)
 		if w := r.doc(t); r.code != 0 || w["outcome"] != "exited" {
 			t.Errorf("exit %d: %d %v\nscreen:\n%s", i, r.code, w, srv.Capture(pane))
+		}
+	}
+}
+
+// interruptLoop ends a shell loop running in pane with C-c, as often as
+// it takes, and returns once the shell's prompt ("bash$") is back. One
+// C-c can be lost: one that reaches bash between its fork of the loop's
+// command and its handing that command the terminal interrupts bash
+// alone, and bash goes on with the loop when the command then exits
+// without the signal.
+func interruptLoop(t *testing.T, srv *tmuxtest.Server, pane string) {
+	t.Helper()
+	for deadline := time.Now().Add(tmuxtest.Patience(20 * time.Second)); ; {
+		srv.Tmux("send-keys", "-t", pane, "C-c")
+		for end := time.Now().Add(time.Second); time.Now().Before(end); time.Sleep(20 * time.Millisecond) {
+			if strings.HasSuffix(strings.TrimSpace(srv.Capture(pane)), "bash$") {
+				return
+			}
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("pane %s: the loop did not end on C-c; screen:\n%s", pane, srv.Capture(pane))
 		}
 	}
 }
