@@ -236,6 +236,9 @@ func TestDrivePrograms(t *testing.T) {
 			t.Fatalf("open: %v", w)
 		}
 		step(t, srv, "", 0, "type", "--wait-input", pane, "--", "ban")
+		// fzf filters beside its reading of keys: it may wait for input
+		// again before it shows the one match it will choose.
+		srv.WaitFor(pane, func(s string) bool { return strings.Contains(s, "1/3") }, 10*time.Second)
 		if w := step(t, srv, "", 0, "send", "--wait-exit", pane, "Enter"); w["outcome"] != "exited" {
 			t.Errorf("select: %v", w)
 		}
