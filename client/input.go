@@ -126,9 +126,15 @@ func finishInput(ctx context.Context, w *textWait, res *InputResult, sent, echoR
 		}
 		w.lines = len(w.echo) - 1
 	}
-	w.submits = res.Enter || slices.ContainsFunc(res.Keys, func(k string) bool { return k == "Enter" || k == "C-m" || k == "C-j" || k == "KPEnter" })
+	enter := func(k string) bool { return k == "Enter" || k == "C-m" || k == "C-j" || k == "KPEnter" }
+	w.submits = res.Enter || slices.ContainsFunc(res.Keys, enter)
 	if res.Enter {
 		w.lines++
+	}
+	for _, k := range res.Keys {
+		if enter(k) {
+			w.lines++
+		}
 	}
 	var err error
 	if res.Wait, err = w.watch(ctx); err != nil {

@@ -134,12 +134,13 @@ func (c *Client) ProgramState(p PaneInfo) ProgramState {
 		return ps
 	}
 	group := fg
-	if fg == p.PanePID {
-		// The pane's program is its own foreground group: read above.
-	} else if _, ok := tmux.ReadStat(fg); !ok {
-		// The group's leader exited (printf in printf ... | fzf): its
-		// members are among the pane process's descendants.
-		fg = p.PanePID
+	// The group's leader may have exited (printf in printf ... | fzf):
+	// its members are then among the pane process's descendants. (The
+	// pane's program as its own group was read above.)
+	if fg != p.PanePID {
+		if _, ok := tmux.ReadStat(fg); !ok {
+			fg = p.PanePID
+		}
 	}
 	ps.Program, ps.PID = tmux.Comm(fg), fg
 	ps.WaitsOn = waitsOn(fg, p.PaneTTY)

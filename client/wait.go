@@ -288,9 +288,9 @@ type textWait struct {
 	readBefore  int64
 	skipThrough int
 	echo        []string
-	// lines is how many lines the input submitted (its newlines, and an
-	// Enter after it): a program reads lines sent ahead of it one by one,
-	// showing its prompt between them.
+	// lines is how many lines the input submitted (its newlines and an
+	// Enter after it, or the Enter keys it sent): a program reads lines
+	// sent ahead of it one by one, showing its prompt between them.
 	lines int
 	// eventLoop is true when the last look at the program's state, for
 	// Input, found it waiting on the terminal and more (an event loop:
@@ -829,7 +829,7 @@ func (w *textWait) check(ctx context.Context) (done bool) {
 		// line it read: on a busy machine the program may take longer than
 		// the settle to read the next one, or to answer it (see settled,
 		// above).
-		if w.pending != nil && settled {
+		if settled {
 			w.res.Outcome, w.res.MatchedText, w.res.MatchedLine = w.pending.Outcome, w.pending.MatchedText, w.pending.MatchedLine
 			return true
 		}
